@@ -1,0 +1,62 @@
+"""cpsudoku: Sudoku of any box shape, solved, counted and checked by three engines.
+
+>>> import cpsudoku
+>>> r = cpsudoku.solve("1.343..2.3..2..3", backend="backtrack")
+>>> r.status, str(r.solution)
+(<Status.UNIQUE: 'unique'>, '1234341243212143')
+"""
+
+from cpsudoku.api import count, count_solutions, solve
+from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
+from cpsudoku.errors import (
+    BackendUnavailableError,
+    BoxShapeError,
+    ConflictingGivensError,
+    CpSudokuError,
+    PuzzleError,
+    SolverError,
+    SolveTimeoutError,
+    UnknownBackendError,
+    UnknownSymbolError,
+    ValueOutOfRangeError,
+    WrongLengthError,
+)
+from cpsudoku.formats import parse, to_grid, to_line
+from cpsudoku.grid import Geometry, Puzzle, geometry
+from cpsudoku.result import Count, Result, Status
+from cpsudoku.verify import is_solution, solution_problems
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_BACKEND",
+    "REGISTRY",
+    "BackendUnavailableError",
+    "BoxShapeError",
+    "ConflictingGivensError",
+    "Count",
+    "CpSudokuError",
+    "Geometry",
+    "Puzzle",
+    "PuzzleError",
+    "Result",
+    "SolveTimeoutError",
+    "SolverError",
+    "Status",
+    "UnknownBackendError",
+    "UnknownSymbolError",
+    "ValueOutOfRangeError",
+    "WrongLengthError",
+    "__version__",
+    "count",
+    "count_solutions",
+    "create_backend",
+    "geometry",
+    "get_backend",
+    "is_solution",
+    "parse",
+    "solution_problems",
+    "solve",
+    "to_grid",
+    "to_line",
+]

@@ -1,0 +1,87 @@
+"""The Python API: :func:`solve`, :func:`count` (and, with batch, ``solve_many``)."""
+
+from __future__ import annotations
+
+from cpsudoku.backends import DEFAULT_BACKEND, get_backend
+from cpsudoku.errors import PuzzleError, SolveTimeoutError
+from cpsudoku.formats import PuzzleLike, parse
+from cpsudoku.grid import Geometry
+from cpsudoku.result import Count, Result, Status
+
+
+def solve(
+    puzzle: PuzzleLike,
+    backend: str = DEFAULT_BACKEND,
+    *,
+    unique: bool = True,
+    time_limit: float | None = None,
+    box: str | Geometry | None = None,
+) -> Result:
+    """Solve one puzzle.
+
+    Bad input never raises: a malformed puzzle or clashing givens give a Result with
+    status ``invalid`` and ``error`` saying what and where. An unknown backend name
+    does raise (:class:`~cpsudoku.errors.UnknownBackendError`): that is a usage error,
+    not a property of the puzzle.
+
+    Args:
+        puzzle: any form :func:`cpsudoku.parse` accepts, or a Puzzle.
+        backend: backend spec, e.g. ``"sat"``, ``"cpsat"``, ``"backtrack"``,
+            ``"sat:extended:cadical153"``.
+        unique: also prove uniqueness (status ``unique``/``multiple``); False stops at
+            the first solution (status ``solved``).
+        time_limit: seconds for this puzzle; status ``timeout`` when it runs out.
+        box: box shape (``"2x3"``) when it cannot be inferred from the size.
+
+    >>> solve("1.343..2.3..2..3", backend="backtrack").status
+    <Status.UNIQUE: 'unique'>
+    """
+    engine = get_backend(backend)
+    try:
+        parsed = parse(puzzle, box, check=False)
+    except PuzzleError as exc:
+        return Result(Status.INVALID, backend=engine.name, error=str(exc))
+    return engine.solve(parsed, unique=unique, time_limit=time_limit)
+
+
+def count_solutions(
+    puzzle: PuzzleLike,
+    limit: int = 2,
+    backend: str = DEFAULT_BACKEND,
+    *,
+    time_limit: float | None = None,
+    box: str | Geometry | None = None,
+) -> Count:
+    """Count solutions up to ``limit``, with whether the count is exact.
+
+    Raises:
+        PuzzleError: the puzzle is malformed or its givens clash.
+    """
+    return get_backend(backend).count(parse(puzzle, box), limit=limit, time_limit=time_limit)
+
+
+def count(
+    puzzle: PuzzleLike,
+    limit: int = 2,
+    backend: str = DEFAULT_BACKEND,
+    *,
+    time_limit: float | None = None,
+    box: str | Geometry | None = None,
+) -> int:
+    """The number of solutions of ``puzzle``, capped at ``limit``.
+
+    A result equal to ``limit`` means "at least ``limit``".
+
+    Raises:
+        PuzzleError: the puzzle is malformed or its givens clash.
+        SolveTimeoutError: the time limit ran out before the count was settled.
+
+    >>> count("." * 16, limit=1000, backend="backtrack")
+    288
+    """
+    found = count_solutions(puzzle, limit, backend, time_limit=time_limit, box=box)
+    if found.timed_out:
+        raise SolveTimeoutError(
+            f"time limit of {time_limit} s reached after {found.count} solutions"
+        )
+    return found.count

@@ -1,0 +1,76 @@
+"""Backend registry: name -> engine class, imported lazily.
+
+A backend spec is a name optionally followed by variant words separated by colons,
+e.g. ``"sat"``, ``"sat:extended:cadical153"``, ``"backtrack:naive"``. The first entry of
+:data:`REGISTRY` is the default backend.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from cpsudoku.backends.base import Backend, Search
+from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
+
+#: name -> (module, class). Modules are imported only when the backend is used, so the
+#: core (parse, verify, the reference backend) starts without loading any solver.
+REGISTRY: dict[str, tuple[str, str]] = {
+    "backtrack": ("cpsudoku.backends.backtrack", "BacktrackBackend"),
+}
+
+#: The backend used when none is named.
+DEFAULT_BACKEND = next(iter(REGISTRY))
+
+__all__ = [
+    "DEFAULT_BACKEND",
+    "REGISTRY",
+    "Backend",
+    "Search",
+    "backend_class",
+    "create_backend",
+    "get_backend",
+]
+
+_live: dict[str, Backend] = {}
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered under ``name``.
+
+    Raises:
+        UnknownBackendError: no such name (the message lists the valid ones).
+        BackendUnavailableError: the backend's solver library is not installed.
+    """
+    try:
+        module_name, class_name = REGISTRY[name]
+    except KeyError:
+        raise UnknownBackendError(
+            f"unknown backend {name!r}; choose from: {', '.join(REGISTRY)}"
+        ) from None
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise BackendUnavailableError(
+            f"backend {name!r} needs the package {exc.name!r}, which is not installed "
+            f"(pip install cpsudoku installs it)"
+        ) from exc
+    cls: type[Backend] = getattr(module, class_name)
+    return cls
+
+
+def create_backend(spec: str) -> Backend:
+    """A new backend for ``spec`` (``name[:variant[:variant...]]``)."""
+    name, *variant = spec.split(":")
+    return backend_class(name)(variant)
+
+
+def get_backend(spec: str) -> Backend:
+    """The process-wide backend for ``spec``, created on first use and then reused.
+
+    Reuse is what keeps encoded rules and live solvers across calls of
+    :func:`cpsudoku.solve`; use :func:`create_backend` for a private instance.
+    """
+    backend = _live.get(spec)
+    if backend is None:
+        backend = _live[spec] = create_backend(spec)
+    return backend

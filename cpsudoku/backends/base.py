@@ -1,0 +1,172 @@
+"""The interface every engine implements, and the status logic they all share.
+
+An engine only has to implement :meth:`Backend.search`: find up to ``limit`` solutions
+of a puzzle whose givens are consistent, and say whether it searched the whole space.
+:meth:`Backend.solve` and :meth:`Backend.count` turn that into the status vocabulary,
+and pass every solution through the independent verifier before it is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import ClassVar, Self
+
+from cpsudoku.errors import ConflictingGivensError, SolverError, UnknownBackendError
+from cpsudoku.grid import Puzzle
+from cpsudoku.result import Count, Result, Status
+from cpsudoku.verify import solution_problems
+
+
+@dataclass(slots=True)
+class Search:
+    """What an engine's :meth:`Backend.search` found.
+
+    Attributes:
+        solutions: the first distinct solutions found, as cell tuples (at most two are
+            kept; counting beyond that only increments ``count``).
+        count: number of distinct solutions found, at most the ``limit`` asked for.
+        exhausted: True when the whole search space was covered, so ``count`` is exact.
+        timed_out: True when the time limit stopped the search.
+        stats: engine counters.
+    """
+
+    solutions: list[tuple[int, ...]] = field(default_factory=list)
+    count: int = 0
+    exhausted: bool = False
+    timed_out: bool = False
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """Base class of the engines.
+
+    Subclasses set :attr:`name`, accept their variant words in ``__init__`` (e.g.
+    ``SatBackend("extended", "cadical153")`` for the spec ``sat:extended:cadical153``)
+    and implement :meth:`search`. A backend may keep encoded rules and live solvers
+    between calls (that is the point of having an object); :meth:`close` frees them.
+    Backends are not thread-safe: use one per thread or process.
+    """
+
+    name: ClassVar[str]
+    #: Variant words this backend understands, for help text and error messages.
+    variants: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, variant: Sequence[str] = ()) -> None:
+        unknown = [v for v in variant if v not in self.variants]
+        if unknown:
+            raise UnknownBackendError(
+                f"backend {self.name!r} has no variant {unknown[0]!r}; "
+                f"choose from: {', '.join(self.variants) or '(none)'}"
+            )
+        self.variant = tuple(variant)
+
+    @property
+    def spec(self) -> str:
+        """The full name with variant words, e.g. ``"sat:extended:cadical153"``."""
+        return ":".join((self.name, *self.variant))
+
+    @abstractmethod
+    def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
+        """Find up to ``limit`` distinct solutions of ``puzzle``.
+
+        The givens are known to be consistent (no two clash in a unit). Must return
+        within about ``time_limit`` seconds, with ``timed_out`` set if it stopped early.
+        """
+
+    def solve(
+        self, puzzle: Puzzle, *, unique: bool = True, time_limit: float | None = None
+    ) -> Result:
+        """Solve one puzzle; with ``unique`` also prove or refute uniqueness.
+
+        Conflicting givens give status ``invalid`` (never ``unsolvable``). Every
+        solution is checked by :mod:`cpsudoku.verify` before it is returned.
+        """
+        start = time.perf_counter()
+        try:
+            puzzle.check()
+        except ConflictingGivensError as exc:
+            return Result(Status.INVALID, None, self.name, time.perf_counter() - start, str(exc))
+        found = self.search(puzzle, 2 if unique else 1, time_limit)
+        solutions = self._verified(puzzle, found)
+        if not solutions:
+            if found.timed_out:
+                status = Status.TIMEOUT
+            elif found.exhausted:
+                status = Status.UNSOLVABLE
+            else:
+                raise SolverError(f"{self.spec} stopped with no solution and no proof")
+        elif not unique:
+            status = Status.SOLVED
+        elif len(solutions) >= 2:
+            status = Status.MULTIPLE
+        elif found.timed_out:
+            status = Status.TIMEOUT
+        elif found.exhausted:
+            status = Status.UNIQUE
+        else:
+            raise SolverError(f"{self.spec} found one solution but did not finish the search")
+        return Result(
+            status,
+            solutions[0] if solutions else None,
+            self.name,
+            time.perf_counter() - start,
+            "time limit reached" if status is Status.TIMEOUT else None,
+            found.stats,
+        )
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> Count:
+        """Count the solutions of ``puzzle``, stopping at ``limit``.
+
+        Raises:
+            ConflictingGivensError: the givens clash, so there is nothing to count.
+            ValueError: ``limit`` is below 1.
+        """
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        start = time.perf_counter()
+        puzzle.check()
+        found = self.search(puzzle, limit, time_limit)
+        self._verified(puzzle, found)
+        return Count(
+            count=found.count,
+            limit=limit,
+            complete=found.exhausted and not found.timed_out,
+            timed_out=found.timed_out,
+            backend=self.name,
+            seconds=time.perf_counter() - start,
+            stats=found.stats,
+        )
+
+    def _verified(self, puzzle: Puzzle, found: Search) -> list[Puzzle]:
+        """The found solutions as Puzzles, each checked by the verifier."""
+        out = []
+        for cells in found.solutions[:2]:
+            solution = Puzzle(puzzle.geometry, tuple(cells))
+            problems = solution_problems(puzzle, solution)
+            if problems:
+                raise SolverError(
+                    f"{self.spec} returned an invalid solution {solution}: {problems[0]}"
+                )
+            out.append(solution)
+        if len(out) == 2 and out[0] == out[1]:
+            raise SolverError(f"{self.spec} reported the same solution twice")
+        return out
+
+    def close(self) -> None:
+        """Free native solvers and other resources (idempotent)."""
+        return None  # an optional hook: engines without native state keep this
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,75 @@
+"""One exception family for everything cpsudoku raises on purpose.
+
+Every class derives from :class:`CpSudokuError` and, where it fits, from the builtin a
+caller would naturally catch (``ValueError`` for bad input, ``TimeoutError`` for a count
+that ran out of time). Solver *outcomes* (unsolvable, multiple, timeout) are never
+exceptions: they are :class:`~cpsudoku.result.Status` values.
+"""
+
+from __future__ import annotations
+
+
+class CpSudokuError(Exception):
+    """Root of every error cpsudoku raises."""
+
+
+class PuzzleError(CpSudokuError, ValueError):
+    """The input is not a well-formed, consistent puzzle.
+
+    Attributes:
+        row: 1-based row of the offending cell, when one cell is to blame.
+        col: 1-based column of that cell.
+        symbol: the offending symbol or value, as written in the input.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        row: int | None = None,
+        col: int | None = None,
+        symbol: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.row = row
+        self.col = col
+        self.symbol = symbol
+
+
+class WrongLengthError(PuzzleError):
+    """The number of cells is not N*N for any (or for the requested) box shape."""
+
+
+class UnknownSymbolError(PuzzleError):
+    """A character that is neither a cell symbol nor layout."""
+
+
+class ValueOutOfRangeError(PuzzleError):
+    """A symbol or integer outside 1..N (0 and '.' mean empty)."""
+
+
+class ConflictingGivensError(PuzzleError):
+    """Two givens with the same value share a row, column or box."""
+
+
+class BoxShapeError(PuzzleError):
+    """A box shape that is malformed or does not fit the grid."""
+
+
+class UnknownBackendError(CpSudokuError, ValueError):
+    """A backend name that is not in the registry (the message lists the valid ones)."""
+
+
+class BackendUnavailableError(CpSudokuError, ModuleNotFoundError):
+    """A registered backend whose solver library is not installed."""
+
+
+class SolveTimeoutError(CpSudokuError, TimeoutError):
+    """A count that ran out of time before it was complete."""
+
+
+class SolverError(CpSudokuError, RuntimeError):
+    """An engine misbehaved: an invalid model, or a solution the verifier rejected.
+
+    This is always a bug in cpsudoku or in an engine, never a property of the puzzle.
+    """

@@ -1,0 +1,104 @@
+"""Outcomes of solving and counting: :class:`Status`, :class:`Result`, :class:`Count`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cpsudoku.grid import Puzzle
+
+
+class Status(StrEnum):
+    """The one status vocabulary of the API, the command line and batch output.
+
+    A ``StrEnum``, so ``result.status == "unique"`` holds and it prints as its value.
+    """
+
+    UNIQUE = "unique"
+    """Solved, and proven to have exactly one solution."""
+    MULTIPLE = "multiple"
+    """Solved, and a second, different solution exists."""
+    SOLVED = "solved"
+    """Solved, uniqueness not checked (the caller asked to skip the check)."""
+    UNSOLVABLE = "unsolvable"
+    """Proven to have no solution."""
+    INVALID = "invalid"
+    """Malformed input or conflicting givens; ``Result.error`` says why."""
+    TIMEOUT = "timeout"
+    """The time limit ran out before an answer."""
+
+    @property
+    def has_solution(self) -> bool:
+        """True for the statuses that come with a solution."""
+        return self in (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one solve produced.
+
+    Attributes:
+        status: the outcome.
+        solution: the verified completed grid, or None. With status ``timeout`` it may
+            hold a solution whose uniqueness could not be proven in time.
+        backend: name of the engine that produced the result (``logic`` for rows the
+            whole-array logic pass decided).
+        seconds: wall time of the solve, parsing excluded.
+        error: why the input is invalid (status ``invalid``), else None.
+        stats: engine counters, e.g. ``conflicts``/``decisions`` (SAT),
+            ``branches``/``conflicts`` (CP-SAT), ``nodes``/``guesses`` (backtracking).
+    """
+
+    status: Status
+    solution: Puzzle | None = None
+    backend: str = ""
+    seconds: float = 0.0
+    error: str | None = None
+    stats: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form used by ``cpsudoku solve --json``."""
+        return {
+            "status": str(self.status),
+            "solution": None if self.solution is None else str(self.solution),
+            "backend": self.backend,
+            "seconds": round(self.seconds, 6),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """What one count produced.
+
+    Attributes:
+        count: solutions found, never more than ``limit``.
+        limit: the cap the caller asked for.
+        complete: True when ``count`` is the exact number of solutions (the search
+            finished below the limit); False when the limit or the time ran out.
+        timed_out: True when the time limit stopped the count.
+        backend: engine name.
+        seconds: wall time.
+        stats: engine counters.
+    """
+
+    count: int
+    limit: int
+    complete: bool
+    timed_out: bool = False
+    backend: str = ""
+    seconds: float = 0.0
+    stats: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form used by ``cpsudoku count --json``."""
+        return {
+            "count": self.count,
+            "limit": self.limit,
+            "complete": self.complete,
+            "backend": self.backend,
+            "seconds": round(self.seconds, 6),
+        }

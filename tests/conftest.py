@@ -1,0 +1,48 @@
+"""Shared fixtures: bundled data and small-grid helpers."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import pytest
+
+from cpsudoku.grid import Geometry, Puzzle
+
+DATA = Path(__file__).parent / "data"
+
+
+def read_lines(name: str, limit: int | None = None) -> list[str]:
+    """Puzzle lines of a bundled test file (comments and blank lines skipped)."""
+    lines = [
+        line.strip()
+        for line in (DATA / name).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return lines[:limit]
+
+
+def read_csv(name: str) -> list[dict[str, str]]:
+    with (DATA / name).open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def random_grid(g: Geometry, rng: random.Random) -> Puzzle:
+    """A valid complete grid: the pattern solution, shuffled by symmetries."""
+    n, br, bc = g.n, g.box_rows, g.box_cols
+
+    def pattern(r: int, c: int) -> int:
+        return (bc * (r % br) + r // br + c) % n
+
+    bands = rng.sample(range(n // br), n // br)
+    rows = [b * br + r for b in bands for r in rng.sample(range(br), br)]
+    stacks = rng.sample(range(n // bc), n // bc)
+    cols = [s * bc + c for s in stacks for c in rng.sample(range(bc), bc)]
+    symbols = rng.sample(range(1, n + 1), n)
+    return Puzzle(g, tuple(symbols[pattern(r, c)] for r in rows for c in cols))
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(20261123)

@@ -1,0 +1,132 @@
+"""The command line, called through main(argv) and once as a real subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsudoku.cli import main
+
+PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", PUZZLE, "--backend", "backtrack", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["status"] == "unique"
+    assert data["solution"].startswith("417369825")
+    assert set(data) == {"status", "solution", "backend", "seconds", "error"}
+
+
+def test_solve_human_output_draws_boxes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", PUZZLE, "--backend", "backtrack")
+    assert code == 0
+    assert "+" in out
+    assert "unique" in out
+
+
+def test_solve_from_file_and_stdin(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(PUZZLE + "\n")
+    assert run(capsys, "solve", str(path), "--backend", "backtrack", "--json")[0] == 0
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PUZZLE))
+    code, out, _ = run(capsys, "solve", "-", "--backend", "backtrack", "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"
+
+
+def test_no_unique_and_box(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "solve", "." * 36, "--box", "3x2", "--no-unique", "--json", "--backend", "backtrack"
+    )
+    assert code == 0
+    assert json.loads(out)["status"] == "solved"
+
+
+def test_unsolvable_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."
+    code, out, _ = run(capsys, "solve", puzzle, "--backend", "backtrack", "--json")
+    assert code == 1
+    assert json.loads(out)["status"] == "unsolvable"
+
+
+def test_timeout_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "solve", PUZZLE, "--backend", "backtrack:naive", "--time-limit", "0.01", "--json"
+    )
+    assert code == 3
+    assert json.loads(out)["status"] == "timeout"
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["solve", PUZZLE[:-1]], "80"),
+        (["solve", PUZZLE[:5] + "?" + PUZZLE[6:]], "row 1, column 6"),
+        (["solve", "5" + PUZZLE[1:]], "appears twice"),
+        (["solve", "." * 36, "--box", "2x2"], "16 cells"),
+        (["solve", PUZZLE, "--box", "three"], "RxC"),
+        (["solve", PUZZLE, "--backend", "nosuch"], "backtrack"),
+        (["count", PUZZLE[:-3]], "78"),
+        (["count", "5" + PUZZLE[1:]], "appears twice"),
+        (["count", PUZZLE, "--limit", "0"], "limit"),
+    ],
+)
+def test_bad_input_exit_2_with_json_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 2
+    data = json.loads(out)
+    assert fragment in data["error"]
+
+
+def test_bad_input_human_message_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "count", "123")
+    assert code == 2
+    assert "3 cells" in err
+    assert out == ""
+
+
+def test_usage_error_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "solve")[0] == 2
+    assert run(capsys, "nosuchcommand")[0] == 2
+    assert run(capsys, "--help")[0] == 0
+
+
+def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "count", "." * 16, "--limit", "1000", "--json", "--backend", "backtrack"
+    )
+    assert code == 0
+    assert json.loads(out) == {**json.loads(out), "count": 288, "limit": 1000, "complete": True}
+    code, out, _ = run(
+        capsys, "count", "." * 16, "--limit", "5", "--json", "--backend", "backtrack"
+    )
+    assert json.loads(out)["count"] == 5
+    assert json.loads(out)["complete"] is False
+
+
+def test_python_dash_m_entry_point() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "cpsudoku", "solve", PUZZLE, "--backend", "backtrack", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "unique"

@@ -1,0 +1,149 @@
+import pytest
+
+from cpsudoku.errors import (
+    BoxShapeError,
+    ConflictingGivensError,
+    PuzzleError,
+    UnknownSymbolError,
+    ValueOutOfRangeError,
+    WrongLengthError,
+)
+from cpsudoku.formats import parse, to_grid, to_line
+from cpsudoku.grid import geometry
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+LEETCODE = [
+    ["5", "3", ".", ".", "7", ".", ".", ".", "."],
+    ["6", ".", ".", "1", "9", "5", ".", ".", "."],
+    [".", "9", "8", ".", ".", ".", ".", "6", "."],
+    ["8", ".", ".", ".", "6", ".", ".", ".", "3"],
+    ["4", ".", ".", "8", ".", "3", ".", ".", "1"],
+    ["7", ".", ".", ".", "2", ".", ".", ".", "6"],
+    [".", "6", ".", ".", ".", ".", "2", "8", "."],
+    [".", ".", ".", "4", "1", "9", ".", ".", "5"],
+    [".", ".", ".", ".", "8", ".", ".", "7", "9"],
+]
+
+
+def test_one_line_round_trip() -> None:
+    assert to_line(parse(LINE)) == LINE
+
+
+@pytest.mark.parametrize("blank", ["0", "_", "-", "*"])
+def test_blank_symbols(blank: str) -> None:
+    assert parse(LINE.replace(".", blank)) == parse(LINE)
+
+
+def test_boxed_grid_round_trip() -> None:
+    p = parse(LINE)
+    text = to_grid(p)
+    assert "|" in text
+    assert "+" in text
+    assert parse(text) == p
+
+
+def test_multiline_with_layout_rows() -> None:
+    text = """
+    +-------+-------+
+    | 4 . . | . . . |
+    """
+    grid = "\n".join(
+        [
+            "4 . . | . . . | 8 . 5",
+            ". 3 . | . . . | . . .",
+            ". . . | 7 . . | . . .",
+            "------+-------+------",
+            ". 2 . | . . . | . 6 .",
+            ". . . | . 8 . | 4 . .",
+            ". . . | . 1 . | . . .",
+            "======================",
+            ". . . | 6 . 3 | . 7 .",
+            "5 . . | 2 . . | . . .",
+            "1 . 4 | . . . | . . .",
+        ]
+    )
+    assert text  # the layout-only sample above is not a grid on its own
+    assert parse(grid) == parse(LINE)
+
+
+def test_integer_list_forms() -> None:
+    p = parse(LINE)
+    ints = " ".join(str(v) for v in p.cells)
+    assert parse(ints) == p
+    assert parse(",".join(str(v) for v in p.cells)) == p
+    rows = "\n".join(" ".join(str(v) for v in row) for row in p.rows())
+    assert parse(rows) == p
+
+
+def test_python_lists_and_none() -> None:
+    rows = [[1, 0, 3, 4], [3, None, 0, 2], [0, 3, 0, 0], [2, 0, 0, 3]]
+    p = parse(rows)
+    assert str(p) == "1.343..2.3..2..3"
+    assert parse(str(rows)) == p
+    assert parse([1, 0, 3, 4, 3, 0, 0, 2, 0, 3, 0, 0, 2, 0, 0, 3]) == p
+
+
+def test_leetcode_character_lists() -> None:
+    p = parse(LEETCODE)
+    assert str(p).startswith("53..7....6..195...")
+    assert parse(str(LEETCODE)) == p
+
+
+def test_letters_for_16x16_any_case() -> None:
+    line = "ABCDEFG" + "." * 249
+    p = parse(line)
+    assert p.geometry == geometry(4, 4)
+    assert p.cells[:7] == (10, 11, 12, 13, 14, 15, 16)
+    assert parse(line.lower()) == p
+
+
+def test_integers_beyond_35() -> None:
+    cells = [0] * (36 * 36)
+    cells[0] = 36
+    p = parse(" ".join(map(str, cells)))
+    assert p.geometry == geometry(6, 6)
+    assert p.cells[0] == 36
+    assert parse(str(p)) == p
+
+
+def test_box_override_rectangular() -> None:
+    p = parse("." * 36, box="3x2")
+    assert p.geometry == geometry(3, 2)
+    with pytest.raises(WrongLengthError, match="36 cells"):
+        parse("." * 35, box="2x3")
+    with pytest.raises(BoxShapeError):
+        parse(p, box="2x3")
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "fragment"),
+    [
+        (LINE[:-1], WrongLengthError, "80"),
+        (LINE + "1", WrongLengthError, "82"),
+        ("", WrongLengthError, "empty"),
+        ("   \n  ", WrongLengthError, "empty"),
+        (LINE[:10] + "#" + LINE[11:], UnknownSymbolError, "row 2, column 2"),
+        ("A" + LINE[1:], ValueOutOfRangeError, "row 1, column 1"),
+        ("1 2 3 99 " + "0 " * 12, ValueOutOfRangeError, "99"),
+        ("5" + LINE[1:], ConflictingGivensError, "5"),
+        ("[[1, 2], [3]]", WrongLengthError, "row 2"),
+        ("[[1, 2], [2, '#']]", UnknownSymbolError, "#"),
+        ("[[1, 2], [2, 'x']]", ValueOutOfRangeError, "33"),
+        ("[1, 2,", PuzzleError, "list"),
+    ],
+)
+def test_bad_inputs_name_the_problem(text: str, error: type[Exception], fragment: str) -> None:
+    with pytest.raises(error) as info:
+        parse(text)
+    assert fragment in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_huge_input_is_refused_quickly() -> None:
+    with pytest.raises(WrongLengthError, match="too large"):
+        parse("." * 10_000_000)
+
+
+def test_conflicts_can_be_parsed_unchecked() -> None:
+    p = parse("5" + LINE[1:], check=False)
+    assert p.conflicts()
