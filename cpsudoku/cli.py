@@ -151,6 +151,24 @@ def _run_count(args: argparse.Namespace) -> int:
     return EXIT_OK if found.count else EXIT_UNSOLVABLE
 
 
+def _configure_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("--to", required=True, choices=["dimacs", "cpsat"], help="output format")
+    _add_box(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from cpsudoku.export import export
+
+    text = export(read_puzzle_arg(args.puzzle), args.to, box=args.box)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 #: Subcommands: name -> (help, configure, run). Each run returns the exit code.
 COMMANDS: dict[
     str,
@@ -158,6 +176,11 @@ COMMANDS: dict[
 ] = {
     "solve": ("solve one puzzle", _configure_solve, _run_solve),
     "count": ("count the solutions of one puzzle, up to a limit", _configure_count, _run_count),
+    "export": (
+        "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
+        _configure_export,
+        _run_export,
+    ),
 }
 
 
