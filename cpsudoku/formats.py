@@ -14,10 +14,18 @@ Accepted forms (see :func:`parse`):
 from __future__ import annotations
 
 import ast
+import csv
+import importlib
+import io
+import json
 import math
 import re
-from collections.abc import Sequence
-from typing import Union
+import sys
+import zipfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from typing import BinaryIO, NamedTuple, Union
 
 from cpsudoku.errors import (
     BoxShapeError,
@@ -232,3 +240,256 @@ def to_line(puzzle: Puzzle) -> str:
 def to_grid(puzzle: Puzzle) -> str:
     """Readable multi-line form with box lines (parses back with :func:`parse`)."""
     return puzzle.pretty()
+
+
+# --------------------------------------------------------------------------------------
+# Datasets: streaming readers and row writers for `cpsudoku batch` / `solve_many`.
+# --------------------------------------------------------------------------------------
+
+#: Longest record accepted by the dataset readers, in bytes; longer lines become
+#: ``invalid`` rows and are skipped without being held in memory.
+MAX_RECORD = MAX_TEXT
+
+#: Columns of batch output, in order.
+COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
+
+_PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz")
+_SOLUTION_COLUMNS = ("solution", "solutions")
+_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
+
+
+class Record(NamedTuple):
+    """One input record of a dataset.
+
+    Attributes:
+        index: 0-based record number (comments and blank lines are not records).
+        puzzle: the puzzle text as read (undecodable bytes shown as U+FFFD).
+        solution: the expected solution from the input's solution column, if any.
+        error: why the record could not be read at all (over-long, undecodable,
+            malformed JSON); such a record becomes an ``invalid`` row.
+    """
+
+    index: int
+    puzzle: str
+    solution: str | None = None
+    error: str | None = None
+
+
+def dataset_kind(name: str) -> str:
+    """``"csv"``, ``"jsonl"`` or ``"txt"`` from a file name (compression suffix ignored)."""
+    lower = name.lower()
+    for suffix in (*_COMPRESSED, ".zip"):
+        if lower.endswith(suffix):
+            lower = lower[: -len(suffix)]
+            break
+    if lower.endswith(".csv"):
+        return "csv"
+    if lower.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    return "txt"
+
+
+@contextmanager
+def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
+    """Open a dataset for binary reading, decompressing as its suffix says.
+
+    ``-`` is standard input (read as .txt). A ``.zip`` must hold exactly one data
+    file, as Kaggle ships them. Yields ``(stream, kind)``.
+
+    Raises:
+        FileNotFoundError, IsADirectoryError, PermissionError: the file cannot be opened.
+        ValueError: a zip with no or several data files, or a corrupt archive.
+    """
+    if path == "-":
+        yield sys.stdin.buffer, "txt"
+        return
+    lower = path.lower()
+    if lower.endswith(".zip"):
+        try:
+            archive = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as exc:
+            raise ValueError(f"{path}: not a readable zip archive ({exc})") from None
+        with archive:
+            members = [
+                m
+                for m in archive.namelist()
+                if not m.endswith("/") and not m.startswith("__MACOSX/")
+            ]
+            if len(members) != 1:
+                raise ValueError(
+                    f"{path}: a zip must hold exactly one data file, found {len(members)}"
+                    + (f" ({', '.join(members[:5])})" if members else "")
+                )
+            with archive.open(members[0]) as inner:
+                yield inner, dataset_kind(members[0])  # type: ignore[misc]
+        return
+    for suffix, module in _COMPRESSED.items():
+        if lower.endswith(suffix):
+            opener = importlib.import_module(module).open
+            with opener(path, "rb") as stream:
+                yield stream, dataset_kind(path)
+            return
+    with open(path, "rb") as stream:
+        yield stream, dataset_kind(path)
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int]]:
+    """Physical lines as ``(bytes, length)``; an over-long line yields ``(b"", length)``.
+
+    Lines are read with a length cap, so one giant line never sits in memory whole.
+    """
+    cap = MAX_RECORD + 2
+    for line in iter(partial(stream.readline, cap), b""):
+        if len(line) >= cap and not line.endswith(b"\n"):
+            total = len(line)
+            for rest in iter(partial(stream.readline, 1 << 20), b""):
+                total += len(rest)
+                if rest.endswith(b"\n"):
+                    break
+            yield b"", total
+        else:
+            yield line, len(line)
+
+
+def _decode(raw: bytes) -> tuple[str, str | None]:
+    """Text of a line, and an error when it holds bytes that are not UTF-8."""
+    try:
+        return raw.decode("ascii"), None
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return raw.decode("utf-8", "replace"), f"undecodable bytes at byte {exc.start + 1}"
+
+
+def read_records(path: str) -> Iterator[Record]:
+    """Stream the records of a dataset (.txt, .csv, .jsonl; optionally compressed).
+
+    - .txt: one puzzle per line; blank lines and lines starting with ``#`` skipped.
+    - .csv: the column ``puzzle``, ``quizzes`` or ``quiz`` (else the first) holds the
+      puzzle; ``solution``/``solutions``, when present, the expected solution. A first
+      row that holds a puzzle-like field is data, not a header.
+    - .jsonl: one JSON object per line with ``puzzle`` (or ``quizzes``/``quiz``), and
+      optionally ``solution``; a bare JSON string is a puzzle too.
+
+    Memory stays flat: one line at a time. Bad lines become records with ``error``
+    set, never exceptions, so a batch never loses or reorders a record.
+    """
+    with open_dataset(path) as (stream, kind):
+        reader = {"txt": _txt_records, "csv": _csv_records, "jsonl": _jsonl_records}[kind]
+        yield from reader(stream)
+
+
+def _too_long(index: int, length: int) -> Record:
+    return Record(
+        index, "", None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
+    )
+
+
+def _txt_records(stream: BinaryIO) -> Iterator[Record]:
+    index = 0
+    for raw, length in _lines(stream):
+        if not raw and length:
+            yield _too_long(index, length)
+            index += 1
+            continue
+        text, error = _decode(raw)
+        text = text.strip()
+        if not text or text.startswith("#"):
+            continue
+        yield Record(index, text, None, error)
+        index += 1
+
+
+def _looks_like_puzzle(field: str) -> bool:
+    return len(field) >= 16 and all(ch in _VALUE for ch in field)
+
+
+def _csv_records(stream: BinaryIO) -> Iterator[Record]:
+    index = 0
+    puzzle_col, solution_col = 0, None
+    first = True
+    for raw, length in _lines(stream):
+        if not raw and length:
+            yield _too_long(index, length)
+            index += 1
+            continue
+        text, error = _decode(raw)
+        if not text.strip():
+            continue
+        fields = next(csv.reader([text])) if '"' in text else text.rstrip("\r\n").split(",")
+        if first:
+            first = False
+            if not any(_looks_like_puzzle(f.strip()) for f in fields):
+                names = [f.strip().lower() for f in fields]
+                puzzle_col = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), 0)
+                solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
+                continue
+        if puzzle_col >= len(fields):
+            yield Record(index, text.strip(), None, f"no column {puzzle_col + 1} in this row")
+        else:
+            solution = (
+                fields[solution_col].strip()
+                if solution_col is not None and solution_col < len(fields)
+                else None
+            )
+            yield Record(index, fields[puzzle_col].strip(), solution or None, error)
+        index += 1
+
+
+def _jsonl_records(stream: BinaryIO) -> Iterator[Record]:
+    index = 0
+    for raw, length in _lines(stream):
+        if not raw and length:
+            yield _too_long(index, length)
+            index += 1
+            continue
+        text, error = _decode(raw)
+        text = text.strip()
+        if not text:
+            continue
+        if error:
+            yield Record(index, text, None, error)
+        else:
+            yield _json_record(index, text)
+        index += 1
+
+
+def _json_record(index: int, text: str) -> Record:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Record(index, text, None, f"malformed JSON: {exc.msg} at character {exc.pos + 1}")
+    if isinstance(obj, str):
+        return Record(index, obj)
+    if isinstance(obj, dict):
+        for key in _PUZZLE_COLUMNS:
+            if key in obj:
+                value = obj[key]
+                puzzle = value if isinstance(value, str) else json.dumps(value)
+                solution = obj.get("solution", obj.get("solutions"))
+                return Record(index, puzzle, solution if isinstance(solution, str) else None)
+        return Record(index, text, None, 'JSON object has no "puzzle" field')
+    if isinstance(obj, list):
+        return Record(index, json.dumps(obj))
+    return Record(index, text, None, "JSON record is neither a puzzle string nor an object")
+
+
+def output_kind(path: str) -> str:
+    """``"csv"``, ``"jsonl"`` or ``"parquet"`` from an output name (``-`` is CSV)."""
+    lower = path.lower().rstrip("/")
+    if lower.endswith(".parquet"):
+        return "parquet"
+    if lower.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    return "csv"
+
+
+def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
+    """Rows (in :data:`COLUMNS` order) as whole lines of CSV or JSONL text."""
+    if kind == "jsonl":
+        return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()

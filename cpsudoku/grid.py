@@ -73,6 +73,11 @@ class Geometry:
     def __str__(self) -> str:
         return f"{self.n}x{self.n} ({self.box_rows}x{self.box_cols} boxes)"
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        # Pickle as the shape only: the cached units and peers are rebuilt (once per
+        # process, through the cache) instead of being shipped to every worker.
+        return geometry, (self.box_rows, self.box_cols)
+
     @property
     def cells(self) -> int:
         """Number of cells, ``n*n``."""

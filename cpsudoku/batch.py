@@ -1,0 +1,453 @@
+"""Dataset solving: ``cpsudoku batch`` and :func:`solve_many`.
+
+One engine serves both: records are cut into chunks, chunks go to worker processes
+(each keeps its backend, and so its encoded solver, alive for the whole run), and
+results come back in input order. At most a few chunks per worker are in flight, so
+memory stays flat whatever the input size; rows are written as whole lines and
+flushed chunk by chunk, which is what makes ``--resume`` exact after a crash.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import IO, Any, TypeVar
+
+from cpsudoku.backends import DEFAULT_BACKEND, get_backend
+from cpsudoku.errors import CpSudokuError, PuzzleError
+from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
+from cpsudoku.grid import Geometry
+from cpsudoku.result import Result, Status
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: A batch row without its index and puzzle: status, solution, backend, seconds, error.
+Row = tuple[str, str, str, float, str]
+
+
+@dataclass(frozen=True, slots=True)
+class SolveOptions:
+    """Everything a worker needs to solve records; sent once per worker process."""
+
+    backend: str = DEFAULT_BACKEND
+    unique: bool = True
+    time_limit: float | None = None
+    box: str | None = None
+    verify_with: str | None = None
+
+
+@dataclass(slots=True)
+class Summary:
+    """Counts of a batch run, for the progress bar and the closing line."""
+
+    statuses: Counter[str] = field(default_factory=Counter)
+    mismatches: int = 0
+    disagreements: int = 0
+    records: int = 0
+    resumed: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        """The one-line summary printed at the end of a run."""
+        rate = self.records / self.seconds if self.seconds > 0 else 0.0
+        counts = ", ".join(f"{n:,} {s}" for s, n in sorted(self.statuses.items()))
+        text = (
+            f"{self.records:,} records in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
+            f"{counts or 'none'}"
+        )
+        if self.resumed:
+            text += f"; {self.resumed:,} kept from the previous run"
+        if self.mismatches:
+            text += f"; {self.mismatches:,} differ from the input's solution column"
+        if self.disagreements:
+            text += f"; {self.disagreements:,} DISAGREEMENTS between backends"
+        return text
+
+
+# ---------------------------------------------------------------- worker side
+
+
+def _solve_one(puzzle: PuzzleLike, options: SolveOptions) -> Result:
+    engine = get_backend(options.backend)
+    try:
+        parsed = parse(puzzle, options.box, check=False)
+    except PuzzleError as exc:
+        return Result(Status.INVALID, None, engine.name, 0.0, str(exc))
+    return engine.solve(parsed, unique=options.unique, time_limit=options.time_limit)
+
+
+def _cross_check(
+    puzzle: str, first: Result, other_backend: str, options: SolveOptions
+) -> str | None:
+    """Solve again with ``other_backend``; describe any disagreement."""
+    other = _solve_one(
+        puzzle, SolveOptions(other_backend, options.unique, options.time_limit, options.box)
+    )
+    if Status.TIMEOUT in (first.status, other.status):
+        return None  # a timeout is not an answer to disagree with
+    if first.status != other.status:
+        return (
+            f"disagreement: {first.backend} says {first.status}, "
+            f"{other.backend} says {other.status}"
+        )
+    if first.status is Status.UNIQUE and first.solution != other.solution:
+        return f"disagreement: {first.backend} and {other.backend} give different solutions"
+    return None
+
+
+def _solution_mismatch(expected: str, result: Result, options: SolveOptions) -> str | None:
+    """Compare a unique result with the input's solution column."""
+    if result.status is not Status.UNIQUE or result.solution is None:
+        return None
+    try:
+        given = parse(expected, result.solution.geometry, check=False)
+    except PuzzleError as exc:
+        return f"the input's solution column is not a grid: {exc}"
+    if given != result.solution:
+        return "solution differs from the input's solution column"
+    return None
+
+
+def solve_records(records: Sequence[Record], options: SolveOptions) -> list[Row]:
+    """Solve a chunk of dataset records into batch rows (runs inside a worker)."""
+    rows: list[Row] = []
+    for record in records:
+        if record.error:
+            rows.append(
+                (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
+            )
+            continue
+        result = _solve_one(record.puzzle, options)
+        notes = [result.error] if result.error else []
+        if record.solution:
+            mismatch = _solution_mismatch(record.solution, result, options)
+            if mismatch:
+                notes.append(mismatch)
+        if options.verify_with and result.status is not Status.INVALID:
+            disagreement = _cross_check(record.puzzle, result, options.verify_with, options)
+            if disagreement:
+                notes.append(disagreement)
+        solution = "" if result.solution is None else str(result.solution)
+        rows.append(
+            (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
+        )
+    return rows
+
+
+def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[Result]:
+    """Solve a chunk of puzzles into Results (runs inside a worker)."""
+    return [_solve_one(p, options) for p in puzzles]
+
+
+_worker_options: SolveOptions | None = None
+
+
+def _init_worker(options: SolveOptions) -> None:
+    global _worker_options
+    _worker_options = options
+    # Ctrl-C is the parent's to handle: it stops dispatching and ends the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    get_backend(options.backend)  # encode the rules once, before the first chunk
+    if options.verify_with:
+        get_backend(options.verify_with)
+
+
+def _timed(
+    fn: Callable[[Sequence[Any], SolveOptions], list[R]], chunk: Sequence[Any]
+) -> tuple[list[R], float]:
+    options = _worker_options or SolveOptions()  # always set by the initializer
+    start = time.perf_counter()
+    out = fn(chunk, options)
+    return out, time.perf_counter() - start
+
+
+# ---------------------------------------------------------------- parent side
+
+
+class _Chunker:
+    """Cuts a stream into chunks sized to take about ``target`` seconds each.
+
+    Small chunks first (quick first results, good balance on hard puzzles), growing
+    as the measured time per record shows the puzzles are easy, up to ``largest``.
+    """
+
+    def __init__(
+        self, size: int | None, target: float = 0.25, smallest: int = 16, largest: int = 4096
+    ) -> None:
+        self.fixed = size
+        self.size = size or smallest
+        self.target, self.smallest, self.largest = target, smallest, largest
+        self._per_record: float | None = None
+
+    def observe(self, records: int, seconds: float) -> None:
+        if self.fixed or records == 0:
+            return
+        sample = seconds / records
+        self._per_record = (
+            sample if self._per_record is None else (0.7 * self._per_record + 0.3 * sample)
+        )
+        want = int(self.target / max(self._per_record, 1e-7))
+        self.size = max(self.smallest, min(self.largest, want))
+
+    def chunks(self, items: Iterable[T]) -> Iterator[list[T]]:
+        it = iter(items)
+        while chunk := list(islice(it, self.size)):
+            yield chunk
+
+
+def _default_jobs() -> int:
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    )
+
+
+def run_chunks(
+    items: Iterable[T],
+    fn: Callable[[Sequence[T], SolveOptions], list[R]],
+    options: SolveOptions,
+    jobs: int | None = None,
+    chunk_size: int | None = None,
+) -> Iterator[tuple[list[T], list[R]]]:
+    """Apply ``fn`` to chunks of ``items`` in ``jobs`` processes; yield in input order.
+
+    Yields ``(chunk, outputs)`` pairs. With one job everything runs in this process
+    (no pickling, no start-up cost). At most ``3 * jobs`` chunks are in flight.
+    """
+    jobs = jobs or _default_jobs()
+    chunker = _Chunker(chunk_size)
+    if jobs == 1:
+        for chunk in chunker.chunks(items):
+            start = time.perf_counter()
+            out = fn(chunk, options)
+            chunker.observe(len(chunk), time.perf_counter() - start)
+            yield chunk, out
+        return
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_init_worker, initargs=(options,)
+    )
+    window: deque[tuple[list[T], Future[tuple[list[R], float]]]] = deque()
+    try:
+        for chunk in chunker.chunks(items):
+            window.append((chunk, pool.submit(_timed, fn, chunk)))
+            while len(window) >= 3 * jobs or (window and window[0][1].done()):
+                done_chunk, future = window.popleft()
+                out, seconds = future.result()
+                chunker.observe(len(done_chunk), seconds)
+                yield done_chunk, out
+        while window:
+            done_chunk, future = window.popleft()
+            out, _ = future.result()
+            yield done_chunk, out
+    finally:
+        # Stop at once, also on Ctrl-C or an error: cancel what has not started and end
+        # the workers (the executor has no public terminate; its process table does).
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
+
+
+def solve_many(
+    puzzles: Iterable[PuzzleLike],
+    backend: str = DEFAULT_BACKEND,
+    *,
+    jobs: int = 1,
+    unique: bool = True,
+    time_limit: float | None = None,
+    box: str | Geometry | None = None,
+) -> Iterator[Result]:
+    """Solve many puzzles, one Result per input, in input order.
+
+    The same engine as ``cpsudoku batch``: with ``jobs > 1`` worker processes each keep
+    their backend alive and take chunks of puzzles; results are re-ordered. Bad inputs
+    give ``invalid`` results, never exceptions. The input is consumed lazily.
+
+    Args:
+        puzzles: any forms :func:`cpsudoku.parse` accepts.
+        backend: backend spec.
+        jobs: worker processes (1 = in this process; 0 or None = all cores).
+        unique: prove uniqueness (False: stop at the first solution, status ``solved``).
+        time_limit: seconds per puzzle.
+        box: box shape for all puzzles, when it cannot be inferred.
+
+    >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
+    ['unique', 'invalid']
+    """
+    box_text = box.box_shape if isinstance(box, Geometry) else box
+    options = SolveOptions(backend, unique, time_limit, box_text)
+    get_backend(backend)  # an unknown backend fails here, not in a worker
+    for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
+        yield from results
+
+
+# ---------------------------------------------------------------- batch files
+
+
+def resume_point(path: str, kind: str) -> int:
+    """Keep the complete rows of an earlier run's output; return how many there are.
+
+    Rows are checked one by one (whole line, right field count, consecutive index);
+    the file is truncated after the last good row, so a line cut by a crash is gone.
+    """
+    kept = 0
+    good_end = 0
+    header = ",".join(COLUMNS) + "\n"
+    with open(path, "r+b") as fh:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                break
+            text = raw.decode("utf-8", "replace")
+            if kind == "csv" and good_end == 0 and kept == 0 and text == header:
+                good_end += len(raw)
+                continue
+            if not _row_ok(text, kind, kept):
+                break
+            kept += 1
+            good_end += len(raw)
+        fh.truncate(good_end)
+    return kept
+
+
+def _row_ok(text: str, kind: str, index: int) -> bool:
+    try:
+        if kind == "jsonl":
+            row = json.loads(text)
+            return isinstance(row, dict) and row.get("index") == index and set(row) == set(COLUMNS)
+        fields = next(csv.reader([text]))
+        return len(fields) == len(COLUMNS) and fields[0] == str(index)
+    except (ValueError, StopIteration):
+        return False
+
+
+class _RowWriter:
+    """Writes rows to CSV/JSONL as whole lines, flushed after every chunk."""
+
+    def __init__(self, path: str, append: bool) -> None:
+        self.kind = output_kind(path)
+        self.stream: IO[str]
+        if path == "-":
+            self.stream, self._own = sys.stdout, False
+        else:
+            # Held open across chunks and closed by close(): not a with-block.
+            self.stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
+            self._own = True
+        if self.kind == "csv" and not append:
+            self.stream.write(",".join(COLUMNS) + "\n")
+
+    def write(self, rows: Sequence[Sequence[object]]) -> None:
+        self.stream.write(format_rows(rows, self.kind))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._own:
+            self.stream.close()
+
+
+def _progress(total: int | None, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="puzzle", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+def count_records_fast(path: str) -> int | None:
+    """Line count of a plain file, for the progress bar's ETA (None when unknown)."""
+    if path == "-" or path.lower().endswith((".gz", ".bz2", ".xz", ".zip")):
+        return None
+    lines = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            lines += block.count(b"\n")
+    return lines
+
+
+def run_batch(
+    records: Iterable[Record],
+    output: str,
+    options: SolveOptions,
+    *,
+    jobs: int | None = None,
+    resume: bool = False,
+    progress: bool = False,
+    total: int | None = None,
+    chunk_size: int | None = None,
+) -> Summary:
+    """Solve ``records`` and write one row per record to ``output``, in input order."""
+    if output_kind(output) == "parquet":
+        raise CpSudokuError("Parquet output needs the cluster extra: pip install 'cpsudoku[dask]'")
+    summary = Summary()
+    start = time.perf_counter()
+    kept = 0
+    if resume:
+        if output == "-":
+            raise CpSudokuError("--resume needs an output file, not standard output")
+        if os.path.exists(output):
+            kept = resume_point(output, output_kind(output))
+    summary.resumed = kept
+    writer = _RowWriter(output, append=kept > 0)
+    bar = _progress(total, progress)
+    if bar is not None and kept:
+        bar.update(kept)
+    try:
+        for chunk, rows in run_chunks(
+            islice(records, kept, None), solve_records, options, jobs, chunk_size
+        ):
+            out = []
+            for record, row in zip(chunk, rows, strict=True):
+                status, solution, backend, seconds, error = row
+                summary.statuses[status] += 1
+                if "input's solution column" in error:
+                    summary.mismatches += 1
+                if "disagreement:" in error:
+                    summary.disagreements += 1
+                out.append(
+                    (
+                        record.index,
+                        record.puzzle,
+                        status,
+                        solution,
+                        backend,
+                        f"{seconds:.6f}",
+                        error,
+                    )
+                )
+            writer.write(out)
+            summary.records += len(chunk)
+            if bar is not None:
+                bar.update(len(chunk))
+                bar.set_postfix_str(
+                    ", ".join(f"{s} {n}" for s, n in sorted(summary.statuses.items())),
+                    refresh=False,
+                )
+    finally:
+        writer.close()
+        if bar is not None:
+            bar.close()
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+__all__ = [
+    "Row",
+    "SolveOptions",
+    "Summary",
+    "run_batch",
+    "run_chunks",
+    "solve_many",
+    "solve_records",
+]
