@@ -8,6 +8,7 @@
 
 from cpsudoku.api import count, count_solutions, solve
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
+from cpsudoku.batch import solve_many
 from cpsudoku.errors import (
     BackendUnavailableError,
     BoxShapeError,
@@ -57,6 +58,7 @@ __all__ = [
     "parse",
     "solution_problems",
     "solve",
+    "solve_many",
     "to_grid",
     "to_line",
 ]

@@ -76,6 +76,11 @@ def _add_box(p: argparse.ArgumentParser) -> None:
     )
 
 
+def backend_spec(args: argparse.Namespace) -> str:
+    """The backend spec named on the command line."""
+    return str(args.backend)
+
+
 def _configure_solve(p: argparse.ArgumentParser) -> None:
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
     _add_backend(p)
@@ -169,6 +174,85 @@ def _run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _configure_batch(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "input",
+        metavar="INPUT",
+        help="dataset: .txt (one puzzle per line), .csv (column puzzle/quizzes/quiz, else "
+        "the first), .jsonl; optionally .gz/.bz2/.xz/.zip; - for stdin",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="OUTPUT",
+        help="rows as CSV (default) or JSONL by suffix; - for stdout (default)",
+    )
+    _add_backend(p)
+    _add_box(p)
+    p.add_argument(
+        "--jobs", type=int, default=0, metavar="N", help="worker processes (default: all cores)"
+    )
+    p.add_argument("--no-unique", action="store_true", help="stop at the first solution")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per record")
+    p.add_argument(
+        "--resume", action="store_true", help="keep the complete rows of OUTPUT, solve the rest"
+    )
+    p.add_argument(
+        "--verify-with",
+        metavar="BACKEND",
+        help="also solve every record with BACKEND; disagreements go to the error column",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        metavar="K",
+        help="records per work unit (default: adaptive, about 0.25 s of work each)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    import os
+
+    from cpsudoku.backends import get_backend
+    from cpsudoku.batch import SolveOptions, count_records_fast, run_batch
+    from cpsudoku.formats import read_records
+    from cpsudoku.grid import parse_box
+
+    if args.input != "-" and not os.path.isfile(args.input):
+        raise UsageError(f"cannot read {args.input}: no such file")
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    if args.chunk_size is not None and args.chunk_size < 1:
+        raise UsageError(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    if args.box:
+        parse_box(args.box)
+    spec = backend_spec(args)
+    get_backend(spec)  # unknown backends are a usage error before any work starts
+    if args.verify_with:
+        get_backend(args.verify_with)
+    options = SolveOptions(spec, not args.no_unique, args.time_limit, args.box, args.verify_with)
+    interactive = sys.stderr.isatty() and not args.quiet
+    total = count_records_fast(args.input) if interactive else None
+    try:
+        summary = run_batch(
+            read_records(args.input),
+            args.output,
+            options,
+            jobs=args.jobs or None,
+            resume=args.resume,
+            progress=interactive,
+            total=total,
+            chunk_size=args.chunk_size,
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.input}: {exc.strerror or exc}") from None
+    if not args.quiet:
+        print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
+    return EXIT_OK
+
+
 #: Subcommands: name -> (help, configure, run). Each run returns the exit code.
 COMMANDS: dict[
     str,
@@ -176,6 +260,11 @@ COMMANDS: dict[
 ] = {
     "solve": ("solve one puzzle", _configure_solve, _run_solve),
     "count": ("count the solutions of one puzzle, up to a limit", _configure_count, _run_count),
+    "batch": (
+        "solve a dataset: one verified row per record, in input order",
+        _configure_batch,
+        _run_batch,
+    ),
     "export": (
         "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
         _configure_export,
