@@ -253,6 +253,86 @@ def _run_batch(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _names(values: Sequence[str] | None) -> list[str]:
+    """Names given as repeated words and/or comma-separated lists."""
+    return [n for v in values or () for n in v.split(",") if n]
+
+
+def _configure_bench(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--datasets",
+        nargs="+",
+        metavar="NAME",
+        help="manifest names or file paths (default: every default dataset, easy to hardest)",
+    )
+    p.add_argument(
+        "--backends",
+        nargs="+",
+        metavar="SPEC",
+        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample (default: the main "
+        "engines and the textbook baselines)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="at most N puzzles per dataset")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds per puzzle; a timeout counts twice this in PAR-2 (default 10)",
+    )
+    p.add_argument(
+        "--give-up",
+        type=int,
+        default=3,
+        metavar="K",
+        help="an engine stops on a dataset after K timeouts, and skips harder ones (default 3)",
+    )
+    p.add_argument("--out", default="bench-out", metavar="DIR", help="report folder")
+    p.add_argument("--manifest", metavar="FILE", help="dataset manifest (TOML)")
+    p.add_argument("--list", action="store_true", help="list the datasets and engines, then stop")
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from cpsudoku import bench
+
+    manifest = bench.load_manifest(bench.find_manifest(args.manifest))
+    if args.list:
+        for ds in manifest:
+            flag = "" if ds.default else "  (not in a default run)"
+            print(f"{ds.name:<28} {ds.tier:<18} {ds.about}{flag}")
+        print("\nengines:", " ".join(bench.DEFAULT_ENGINES))
+        return EXIT_OK
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.time_limit <= 0:
+        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
+    datasets = bench.select_datasets(_names(args.datasets), manifest)
+    engines = _names(args.backends) or list(bench.DEFAULT_ENGINES)
+    run = bench.run_bench(
+        datasets,
+        engines,
+        limit=args.limit,
+        time_limit=args.time_limit,
+        give_up=args.give_up,
+        log=bench.log_to_stderr,
+    )
+    out = Path(args.out)
+    bench.write_reports(run, out, args.argv)
+    print(
+        f"cpsudoku bench: {run.seconds:.1f} s; reports in {out}/ (summary.md, results.csv, "
+        "cactus.png, throughput.png)",
+        file=sys.stderr,
+    )
+    if run.disagreements:
+        print(
+            f"cpsudoku bench: {len(run.disagreements)} DISAGREEMENTS between engines "
+            "(see summary.md)",
+            file=sys.stderr,
+        )
+        return 1
+    return EXIT_OK
+
+
 #: Subcommands: name -> (help, configure, run). Each run returns the exit code.
 COMMANDS: dict[
     str,
@@ -264,6 +344,11 @@ COMMANDS: dict[
         "solve a dataset: one verified row per record, in input order",
         _configure_batch,
         _run_batch,
+    ),
+    "bench": (
+        "benchmark engines on published puzzles, easy to hardest; tables and plots",
+        _configure_bench,
+        _run_bench,
     ),
     "export": (
         "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
@@ -328,6 +413,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_INVALID
+    args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
     run = COMMANDS[args.command][2]
     try:
         return run(args)

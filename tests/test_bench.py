@@ -1,0 +1,114 @@
+"""The benchmark harness on a tiny run: reports, agreement, budget rules."""
+
+import csv
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+from cpsudoku.bench import (
+    Measurement,
+    _disagreement,
+    find_manifest,
+    load_manifest,
+    select_datasets,
+)
+from cpsudoku.cli import main
+
+
+def test_manifest_lists_bundled_files_easy_to_hardest() -> None:
+    manifest = load_manifest(find_manifest())
+    names = [d.name for d in manifest if d.default]
+    assert names[0] == "easy_kaggle1m"
+    assert names.index("clue17") < names.index("forum_hardest_1106") < names.index("25x25_frisch")
+    for ds in manifest:
+        assert ds.path.is_file(), ds.path
+        assert ds.puzzles(3), ds.name
+    band = next(d for d in manifest if d.name == "kaggle3m_6-8")
+    assert len(band.puzzles()) > 100
+
+
+def test_unknown_dataset_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unknown dataset"):
+        select_datasets(["no_such_set"], load_manifest(find_manifest()))
+
+
+def test_small_run_writes_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench"
+    code = main(
+        [
+            "bench",
+            "--datasets",
+            str(DATA / "top95.txt"),
+            "easy_kaggle1m",
+            "--backends",
+            "backtrack,backtrack:naive",
+            "--limit",
+            "3",
+            "--time-limit",
+            "0.5",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    with (out / "results.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 2 * 2 * 3
+    assert {r["engine"] for r in rows} == {"backtrack", "backtrack:naive"}
+    oracle = [r for r in rows if r["engine"] == "backtrack"]
+    assert all(r["status"] == "unique" for r in oracle)
+    assert all(r["agree"] == "1" for r in rows)
+    summary = (out / "summary.md").read_text()
+    assert "| backtrack |" in summary
+    assert "puzzles/s" in summary
+    assert "All engines agreed" in summary
+    for png in ("cactus.png", "throughput.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "python" in (out / "machine.json").read_text()
+
+
+def test_give_up_skips_rest_of_dataset(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    assert (
+        main(
+            [
+                "bench",
+                "--datasets",
+                "top95",
+                "--backends",
+                "backtrack:naive",
+                "--limit",
+                "5",
+                "--time-limit",
+                "0.02",
+                "--give-up",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    with (out / "results.csv").open(newline="") as fh:
+        statuses = [r["status"] for r in csv.DictReader(fh)]
+    assert statuses == ["timeout", "timeout", "skipped", "skipped", "skipped"]
+    summary = (out / "summary.md").read_text()
+    assert "| backtrack:naive | 2/5 |" in summary
+
+
+def test_disagreement_detection() -> None:
+    def m(engine: str, status: str, solution: str = "") -> Measurement:
+        return Measurement("d", engine, 0, "p", status, 0.1, solution)
+
+    assert _disagreement([m("a", "unique", "12"), m("b", "unique", "12")]) is None
+    assert _disagreement([m("a", "unique", "12"), m("b", "timeout")]) is None
+    assert "b says multiple" in (_disagreement([m("a", "unique", "1"), m("b", "multiple")]) or "")
+    assert "different solutions" in (
+        _disagreement([m("a", "unique", "12"), m("b", "unique", "21")]) or ""
+    )
+
+
+def test_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--list"]) == 0
+    assert "forum_hardest_1106" in capsys.readouterr().out
