@@ -75,7 +75,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
         cand = _propagate(vals, used, unit_cells, units_of, full)
         if cand is None:
             continue
-        if not cand:
+        if not any(cand):
             found.count += 1
             if len(found.solutions) < 2:
                 found.solutions.append(tuple(vals))
@@ -84,7 +84,9 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             continue
         # Branch on the open cell with the fewest candidates.
         best, best_mask, best_size = -1, 0, n + 1
-        for i, m in cand.items():
+        for i, m in enumerate(cand):
+            if not m:
+                continue
             size = m.bit_count()
             if size < best_size:
                 best, best_mask, best_size = i, m, size
@@ -115,41 +117,49 @@ def _propagate(
     unit_cells: tuple[tuple[int, ...], ...],
     units_of: tuple[tuple[int, ...], ...],
     full: int,
-) -> dict[int, int] | None:
+) -> list[int] | None:
     """Place naked and hidden singles until none is left, in place.
 
-    Returns the candidate masks of the cells still open (empty when solved), or None
-    on a contradiction: an open cell without candidates, a value with no place left
-    in a unit, or two singles that clash.
+    Returns the candidate masks of all cells (0 for filled cells; all zero when the
+    grid is solved), or None on a contradiction: an open cell without candidates, a
+    value with no place left in a unit, or two singles that clash.
     """
+    cells = len(vals)
     while True:
         # Naked singles, and the candidates of every open cell.
-        cand: dict[int, int] = {}
+        cand = [0] * cells
         placed = False
-        for i, v in enumerate(vals):
-            if v:
+        open_cells = False
+        for i in range(cells):
+            if vals[i]:
                 continue
-            m = full
-            for u in units_of[i]:
-                m &= ~used[u]
+            owners = units_of[i]
+            if len(owners) == 3:  # rows, columns, boxes: the common case, unrolled
+                a, b, c = owners
+                m = full & ~(used[a] | used[b] | used[c])
+            else:
+                m = full
+                for u in owners:
+                    m &= ~used[u]
             if not m:
                 return None
             if m & (m - 1):
                 cand[i] = m
+                open_cells = True
             else:
                 vals[i] = m.bit_length()
-                for u in units_of[i]:
+                for u in owners:
                     used[u] |= m
                 placed = True
         if placed:
             continue
-        if not cand:
+        if not open_cells:
             return cand
         # Hidden singles: a value with one place left in a unit.
-        for u, cells in enumerate(unit_cells):
+        for u, unit in enumerate(unit_cells):
             once = twice = 0
-            for i in cells:
-                m = cand.get(i, 0)
+            for i in unit:
+                m = cand[i]
                 twice |= once & m
                 once |= m
             used_u = used[u]
@@ -159,8 +169,8 @@ def _propagate(
             while hidden:
                 bit = hidden & -hidden
                 hidden ^= bit
-                for i in cells:
-                    if cand.get(i, 0) & bit:
+                for i in unit:
+                    if cand[i] & bit:
                         break
                 if vals[i]:
                     return None  # two hidden singles want the same cell
