@@ -389,7 +389,19 @@ def run_batch(
 ) -> Summary:
     """Solve ``records`` and write one row per record to ``output``, in input order."""
     if output_kind(output) == "parquet":
-        raise CpSudokuError("Parquet output needs the cluster extra: pip install 'cpsudoku[dask]'")
+        # One Parquet file per chunk; pyarrow is optional, so import it only here.
+        from cpsudoku.parquet import run_parquet_batch
+
+        return run_parquet_batch(
+            records,
+            output,
+            options,
+            jobs=jobs,
+            resume=resume,
+            progress=progress,
+            total=total,
+            chunk_size=chunk_size,
+        )
     summary = Summary()
     start = time.perf_counter()
     kept = 0

@@ -1,0 +1,302 @@
+"""Batch output shared by the local and the cluster engine, and the Parquet writer.
+
+Both engines hand over rows chunk by chunk, in input order; :class:`BatchOutput`
+counts them into the :class:`~cpsudoku.batch.Summary`, advances the progress bar and
+writes them: CSV or JSONL through the local engine's own writer (whole lines, flushed
+per chunk, so :func:`~cpsudoku.batch.resume_point` stays exact), or Parquet as a
+directory ``DIR.parquet`` holding one file per chunk or partition.
+
+Parquet files are written under a hidden temporary name and renamed into place, so a
+``part-NNNNN.parquet`` file is always complete; ``--resume`` keeps the unbroken run of
+parts from ``part-00000`` on and solves the rest. pyarrow is part of the optional extra
+``cpsudoku[dask]`` and is imported only when Parquet is asked for.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from cpsudoku.batch import (
+    SolveOptions,
+    Summary,
+    _progress,
+    _RowWriter,
+    resume_point,
+    run_chunks,
+    solve_records,
+)
+from cpsudoku.errors import CpSudokuError
+from cpsudoku.formats import COLUMNS, Record, output_kind
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+#: A full output row in :data:`~cpsudoku.formats.COLUMNS` order, seconds as a float:
+#: index, puzzle, status, solution, backend, seconds, error.
+OutRow = tuple[int, str, str, str, str, float, str]
+
+#: The pip extra that brings pyarrow (and Dask) in.
+EXTRA = "cpsudoku[dask]"
+
+_PART = re.compile(r"^part-(\d+)\.parquet$")
+
+
+class ParquetUnavailableError(CpSudokuError, ModuleNotFoundError):
+    """Parquet output was asked for, but pyarrow is not installed."""
+
+
+def require_pyarrow() -> tuple[ModuleType, ModuleType]:
+    """Import pyarrow and pyarrow.parquet, or say which extra to install.
+
+    Raises:
+        ParquetUnavailableError: pyarrow is missing.
+    """
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise ParquetUnavailableError(
+            f"Parquet output needs pyarrow, from the optional extra: pip install '{EXTRA}'"
+        ) from None
+    return pyarrow, pyarrow.parquet
+
+
+def part_name(number: int) -> str:
+    """File name of partition ``number`` inside a ``DIR.parquet`` output."""
+    return f"part-{number:05d}.parquet"
+
+
+def _parts(path: str) -> dict[int, str]:
+    """The finished part files of a Parquet output directory, by number."""
+    found = {}
+    for name in os.listdir(path):
+        match = _PART.match(name)
+        if match:
+            found[int(match.group(1))] = name
+    return found
+
+
+def _is_ours(name: str) -> bool:
+    return bool(_PART.match(name)) or (name.startswith(".part-") and name.endswith(".tmp"))
+
+
+def parquet_resume_point(path: str) -> tuple[int, int]:
+    """Keep the complete parts of an earlier Parquet run; return (records, next part).
+
+    Parts are checked in order from ``part-00000``: each must be readable and hold
+    consecutive indexes carrying on from the part before. The first part that fails,
+    every part after it, and leftover temporary files are deleted, so what stays is
+    exactly the first ``records`` rows of the dataset.
+    """
+    _, pq = require_pyarrow()
+    if not os.path.isdir(path):
+        return 0, 0
+    parts = _parts(path)
+    kept = number = 0
+    while number in parts:
+        try:
+            index = pq.read_table(os.path.join(path, parts[number]), columns=["index"])
+            values = index.column("index").to_pylist()
+        except (OSError, ValueError, KeyError):
+            break  # unreadable or foreign: solve again from here
+        if values != list(range(kept, kept + len(values))):
+            break
+        kept += len(values)
+        number += 1
+    for other, name in parts.items():
+        if other >= number:
+            os.remove(os.path.join(path, name))
+    for name in os.listdir(path):
+        if name.startswith(".part-") and name.endswith(".tmp"):
+            os.remove(os.path.join(path, name))
+    return kept, number
+
+
+class ParquetPartsWriter:
+    """Writes each chunk of rows as the next ``part-NNNNN.parquet`` of a directory.
+
+    A part is written to a hidden temporary name, synced and renamed, so a part that
+    exists is complete (readers such as pyarrow datasets skip hidden files).
+    """
+
+    def __init__(self, path: str, first_part: int = 0) -> None:
+        self.pa, self.pq = require_pyarrow()
+        if os.path.exists(path) and not os.path.isdir(path):
+            raise CpSudokuError(f"{path} exists and is not a directory; Parquet output is a folder")
+        os.makedirs(path, exist_ok=True)
+        self.path = path
+        self.number = first_part
+        if first_part == 0:  # a fresh run: old parts would mix with the new ones
+            for name in os.listdir(path):
+                if _is_ours(name):
+                    os.remove(os.path.join(path, name))
+        self.schema = self.pa.schema(
+            [
+                ("index", self.pa.int64()),
+                ("puzzle", self.pa.string()),
+                ("status", self.pa.string()),
+                ("solution", self.pa.string()),
+                ("backend", self.pa.string()),
+                ("seconds", self.pa.float64()),
+                ("error", self.pa.string()),
+            ]
+        )
+
+    def write(self, rows: Sequence[OutRow]) -> None:
+        """Write ``rows`` as one new part file."""
+        columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+        table = self.pa.table(
+            {name: list(values) for name, values in zip(COLUMNS, columns, strict=True)},
+            schema=self.schema,
+        )
+        final = os.path.join(self.path, part_name(self.number))
+        temp = os.path.join(self.path, f".{part_name(self.number)}.{os.getpid()}.tmp")
+        with open(temp, "wb") as fh:
+            self.pq.write_table(table, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, final)
+        self.number += 1
+
+    def close(self) -> None:
+        """Nothing to flush: every part is complete once :meth:`write` returns."""
+
+
+class _TextWriter:
+    """The local engine's CSV/JSONL writer, fed full rows with float seconds."""
+
+    def __init__(self, path: str, append: bool) -> None:
+        self.inner = _RowWriter(path, append)
+
+    def write(self, rows: Sequence[OutRow]) -> None:
+        self.inner.write([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows])
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class BatchOutput:
+    """Where a batch run's rows go: counted, shown on the progress bar, written.
+
+    Opening it applies ``--resume``: :attr:`kept` is the number of leading records an
+    earlier run already wrote (and which must be skipped); without ``resume`` the
+    output starts afresh.
+
+    Args:
+        path: output file (``-`` for stdout); a name ending in ``.parquet`` is a
+            Parquet directory.
+        summary: the run's summary, updated as rows are written.
+        resume: keep the complete rows of an earlier run.
+        progress: show a progress bar on stderr.
+        total: number of records expected, for the bar's ETA (None when unknown).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        summary: Summary,
+        *,
+        resume: bool = False,
+        progress: bool = False,
+        total: int | None = None,
+    ) -> None:
+        self.kind = output_kind(path)
+        self.summary = summary
+        self.kept = 0
+        if resume and path == "-":
+            raise CpSudokuError("--resume needs an output file, not standard output")
+        self.writer: ParquetPartsWriter | _TextWriter
+        if self.kind == "parquet":
+            first_part = 0
+            if resume:
+                self.kept, first_part = parquet_resume_point(path)
+            self.writer = ParquetPartsWriter(path, first_part)
+        else:
+            if resume and os.path.exists(path):
+                self.kept = resume_point(path, self.kind)
+            self.writer = _TextWriter(path, append=self.kept > 0)
+        summary.resumed = self.kept
+        self.bar: Any = _progress(total, progress)
+        if self.bar is not None and self.kept:
+            self.bar.update(self.kept)
+
+    def write(self, rows: Sequence[OutRow]) -> None:
+        """Count and write one chunk of rows (the next ones in input order)."""
+        summary = self.summary
+        for row in rows:
+            status, error = row[2], row[6]
+            summary.statuses[status] += 1
+            if "input's solution column" in error:
+                summary.mismatches += 1
+            if "disagreement:" in error:
+                summary.disagreements += 1
+        self.writer.write(rows)
+        summary.records += len(rows)
+        if self.bar is not None:
+            self.bar.update(len(rows))
+            self.bar.set_postfix_str(
+                ", ".join(f"{s} {n}" for s, n in sorted(summary.statuses.items())),
+                refresh=False,
+            )
+
+    def close(self) -> None:
+        """Close the writer and the progress bar."""
+        try:
+            self.writer.close()
+        finally:
+            if self.bar is not None:
+                self.bar.close()
+
+
+def run_parquet_batch(
+    records: Iterable[Record],
+    output: str,
+    options: SolveOptions,
+    *,
+    jobs: int | None = None,
+    resume: bool = False,
+    progress: bool = False,
+    total: int | None = None,
+    chunk_size: int | None = None,
+) -> Summary:
+    """:func:`~cpsudoku.batch.run_batch` for a ``DIR.parquet`` output: one file per chunk.
+
+    The same worker processes, chunking and input order as the CSV/JSONL path; each
+    chunk becomes one ``part-NNNNN.parquet`` file.
+    """
+    require_pyarrow()
+    summary = Summary()
+    start = time.perf_counter()
+    out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
+    try:
+        for chunk, rows in run_chunks(
+            islice(records, out.kept, None), solve_records, options, jobs, chunk_size
+        ):
+            out.write(
+                [
+                    (record.index, record.puzzle, *row)
+                    for record, row in zip(chunk, rows, strict=True)
+                ]
+            )
+    finally:
+        out.close()
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+__all__ = [
+    "EXTRA",
+    "BatchOutput",
+    "OutRow",
+    "ParquetPartsWriter",
+    "ParquetUnavailableError",
+    "parquet_resume_point",
+    "part_name",
+    "require_pyarrow",
+    "run_parquet_batch",
+]
