@@ -14,11 +14,15 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cpsudoku import __version__
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY
 from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.result import Status
+
+if TYPE_CHECKING:
+    from cpsudoku.batch import SolveOptions, Summary
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
 
@@ -209,7 +213,50 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         metavar="K",
         help="records per work unit (default: adaptive, about 0.25 s of work each)",
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: 'local' starts one here (--jobs workers), or a "
+        "scheduler address such as tcp://HOST:8786 (needs: pip install 'cpsudoku[dask]')",
+    )
+    p.add_argument(
+        "--partition-size",
+        type=int,
+        metavar="K",
+        help="records per partition (one Parquet file each); default: adaptive, sized "
+        "from the measured per-task overhead",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+
+
+def _run_on_cluster(
+    args: argparse.Namespace, options: SolveOptions, progress: bool, total: int | None
+) -> Summary:
+    """``batch --scheduler``: the same run on a Dask cluster (lazy import: optional extra)."""
+    from cpsudoku.cluster import ClusterError, DaskUnavailableError, run_cluster_batch
+    from cpsudoku.formats import read_records
+
+    if args.jobs and args.scheduler != "local":
+        raise UsageError("--jobs sets the workers of --scheduler local only")
+
+    def log(text: str) -> None:
+        print(f"cpsudoku batch: {text}", file=sys.stderr)
+
+    try:
+        return run_cluster_batch(
+            read_records(args.input),
+            args.output,
+            options,
+            scheduler=args.scheduler,
+            workers=args.jobs or None,
+            partition_size=args.partition_size or args.chunk_size,
+            resume=args.resume,
+            progress=progress,
+            total=total,
+            log=None if args.quiet else log,
+        )
+    except (ClusterError, DaskUnavailableError) as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -226,6 +273,15 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
     if args.chunk_size is not None and args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    if args.partition_size is not None and args.partition_size < 1:
+        raise UsageError(f"--partition-size must be at least 1, got {args.partition_size}")
+    if args.scheduler is not None and not (
+        args.scheduler == "local" or "://" in args.scheduler or ":" in args.scheduler
+    ):
+        raise UsageError(
+            f"--scheduler must be 'local' or an address such as tcp://HOST:8786, "
+            f"got {args.scheduler!r}"
+        )
     if args.box:
         parse_box(args.box)
     spec = backend_spec(args)
@@ -236,16 +292,19 @@ def _run_batch(args: argparse.Namespace) -> int:
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
     try:
-        summary = run_batch(
-            read_records(args.input),
-            args.output,
-            options,
-            jobs=args.jobs or None,
-            resume=args.resume,
-            progress=interactive,
-            total=total,
-            chunk_size=args.chunk_size,
-        )
+        if args.scheduler:
+            summary = _run_on_cluster(args, options, interactive, total)
+        else:
+            summary = run_batch(
+                read_records(args.input),
+                args.output,
+                options,
+                jobs=args.jobs or None,
+                resume=args.resume,
+                progress=interactive,
+                total=total,
+                chunk_size=args.partition_size or args.chunk_size,
+            )
     except OSError as exc:
         raise UsageError(f"cannot read {args.input}: {exc.strerror or exc}") from None
     if not args.quiet:

@@ -1,0 +1,437 @@
+"""``cpsudoku batch --scheduler``: the batch engine on a Dask distributed cluster.
+
+The client streams the input, cuts it into partitions of records and keeps a bounded
+window of them in flight on the cluster (``distributed.as_completed``); finished
+partitions are written in input order as soon as the ones before them are, so the
+client's memory stays flat whatever the dataset's size. Each partition runs
+:func:`cpsudoku.batch.solve_records`, the local engine's own per-chunk function, in a
+long-lived worker process, where :func:`~cpsudoku.backends.get_backend` keeps the
+backend (and so its encoded rules and live solver) alive from one partition to the
+next. Rows, statuses and order are those of the local ``--jobs N`` run.
+
+Faults: Dask recomputes the partitions of a worker that dies on another worker, and
+the client holds every partition's future until it is written, so each record comes
+out exactly once. An interrupted client leaves complete rows (or complete Parquet
+parts) behind, and ``--resume`` carries on after them.
+
+Dask comes from the optional extra ``cpsudoku[dask]``; it is imported inside the
+functions here, never at module level, so the core never needs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from cpsudoku.backends import get_backend
+from cpsudoku.batch import SolveOptions, Summary, _Chunker, _default_jobs, solve_records
+from cpsudoku.errors import CpSudokuError
+from cpsudoku.formats import Record
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from distributed import Client
+
+    from cpsudoku.parquet import OutRow
+
+#: The pip extra that brings Dask in.
+EXTRA = "cpsudoku[dask]"
+
+#: Seconds to wait for a scheduler to answer before giving up with a clear error.
+CONNECT_TIMEOUT = 5.0
+
+#: Seconds to wait for the first worker to join a scheduler that has none.
+WORKER_TIMEOUT = 60.0
+
+#: Bounds of the default (adaptive) partition size, in records.
+SMALLEST_PARTITION = 16
+LARGEST_PARTITION = 50_000
+
+#: Shortest partition worth sending, in seconds of solving, whatever the overhead.
+MIN_PARTITION_SECONDS = 0.25
+
+#: Per-task overhead may cost at most this fraction of a partition's solving time.
+OVERHEAD_SHARE = 0.02
+
+#: The scheduler may spend at most this fraction of its time on our tasks.
+SCHEDULER_SHARE = 0.25
+
+
+class DaskUnavailableError(CpSudokuError, ModuleNotFoundError):
+    """A cluster feature was asked for, but Dask distributed is not installed."""
+
+
+class ClusterError(CpSudokuError, ConnectionError):
+    """The Dask scheduler cannot be reached, or its workers cannot run cpsudoku."""
+
+
+def require_distributed() -> ModuleType:
+    """Import ``distributed``, or say which extra to install.
+
+    Raises:
+        DaskUnavailableError: Dask distributed is missing.
+    """
+    try:
+        import distributed
+    except ImportError:
+        raise DaskUnavailableError(
+            f"running on a Dask cluster needs the optional extra: pip install '{EXTRA}'"
+        ) from None
+    return distributed
+
+
+@dataclass(slots=True)
+class ClusterSummary(Summary):
+    """A batch summary plus what the cluster did.
+
+    Attributes:
+        partitions: partitions solved in this run.
+        workers: worker processes (threads) the scheduler had when the run started.
+        task_overhead: measured seconds per no-op task (None with a fixed size).
+        target_seconds: solving time per partition the default size aims at.
+        backends: worker process id -> ids of the backend objects that solved its
+            partitions; one id per process means the encoded solver was reused.
+        dashboard: the Dask dashboard's address, when one is running.
+    """
+
+    partitions: int = 0
+    workers: int = 0
+    task_overhead: float | None = None
+    target_seconds: float | None = None
+    backends: dict[int, set[int]] = field(default_factory=dict)
+    dashboard: str | None = None
+
+
+# ---------------------------------------------------------------- worker side
+
+#: One solve at a time per process: the cached backend (a live solver) is not
+#: thread-safe, and workers started with several threads share it.
+_SOLVE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class _Partition:
+    """Records of one work unit, wrapped so Dask sends them without walking the list."""
+
+    records: tuple[Record, ...]
+
+
+def _solve_partition(
+    work: _Partition, options: SolveOptions
+) -> tuple[list[OutRow], float, int, int]:
+    """Solve one partition: (rows, solving seconds, worker pid, backend id)."""
+    records = work.records
+    with _SOLVE_LOCK:
+        start = time.perf_counter()
+        rows = solve_records(records, options)
+        seconds = time.perf_counter() - start
+        backend = id(get_backend(options.backend))
+    out = [(rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)]
+    return out, seconds, os.getpid(), backend
+
+
+def _noop(x: int) -> int:
+    return x
+
+
+def _worker_probe() -> tuple[str, int]:
+    """The cpsudoku version a worker runs, and its process id."""
+    from cpsudoku import __version__
+
+    return __version__, os.getpid()
+
+
+def _scheduler_has_bokeh() -> bool:
+    return importlib.util.find_spec("bokeh") is not None
+
+
+# ---------------------------------------------------------------- client side
+
+
+def _local_cluster(workers: int | None) -> Any:
+    """A LocalCluster on this machine: one single-threaded process per core."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers or _default_jobs(),
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    )
+
+
+@contextlib.contextmanager
+def connect(scheduler: str, workers: int | None = None) -> Iterator[Client]:
+    """A Dask client for ``scheduler``; closed (with any cluster it started) on exit.
+
+    Args:
+        scheduler: ``"local"`` to start a LocalCluster here, else a scheduler address
+            such as ``tcp://10.0.0.5:8786``.
+        workers: worker processes of a local cluster (default: one per core).
+
+    Raises:
+        DaskUnavailableError: Dask is not installed.
+        ClusterError: the scheduler does not answer within :data:`CONNECT_TIMEOUT`,
+            no worker joins it, or its workers cannot run this cpsudoku.
+    """
+    distributed = require_distributed()
+    cluster = None
+    if scheduler == "local":
+        cluster = _local_cluster(workers)
+        client = distributed.Client(cluster, set_as_default=False)
+    else:
+        try:
+            client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {scheduler} "
+                f"(no answer within {CONNECT_TIMEOUT:g} s: {exc})"
+            ) from None
+    try:
+        _check_workers(client, scheduler)
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _check_workers(client: Client, scheduler: str) -> None:
+    """Wait for a worker and make sure the workers run this version of cpsudoku."""
+    from cpsudoku import __version__
+
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except TimeoutError:
+        raise ClusterError(
+            f"the Dask scheduler at {scheduler} has no workers after {WORKER_TIMEOUT:g} s; "
+            f"start some with: dask worker {scheduler} --nthreads 1"
+        ) from None
+    try:
+        versions = client.run(_worker_probe)
+    except Exception as exc:  # whatever a worker raised while unpickling or running it
+        raise ClusterError(
+            f"the workers of {scheduler} cannot run cpsudoku ({type(exc).__name__}: {exc}); "
+            f"install the same cpsudoku on every worker"
+        ) from None
+    wrong = {addr: v for addr, (v, _pid) in versions.items() if v != __version__}
+    if wrong:
+        raise ClusterError(
+            f"workers of {scheduler} run other cpsudoku versions than this {__version__}: "
+            + ", ".join(f"{addr} has {v}" for addr, v in sorted(wrong.items()))
+        )
+
+
+def worker_threads(client: Client) -> int:
+    """Worker threads the scheduler knows of (at least 1)."""
+    info = client.scheduler_info()
+    return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+
+
+def dashboard_address(client: Client) -> str | None:
+    """The dashboard's link when the scheduler serves one (it needs bokeh), else None."""
+    if "dashboard" not in client.scheduler_info().get("services", {}):
+        return None
+    try:
+        has_bokeh = client.run_on_scheduler(_scheduler_has_bokeh)
+    except Exception:  # a scheduler that cannot import cpsudoku: just do not show it
+        return None
+    return str(client.dashboard_link) if has_bokeh else None
+
+
+def measure_task_overhead(client: Client, tasks: int | None = None) -> float:
+    """Seconds per task of the cluster, measured on no-op tasks.
+
+    ``tasks`` no-op tasks (default: 8 per worker thread, at least 40) are submitted at
+    once and gathered; the wall time divided by their number is what one task costs
+    the scheduler, the network and the workers beyond its own work.
+    """
+    n = tasks or max(40, 8 * worker_threads(client))
+    client.gather(client.map(_noop, range(n), pure=False))  # warm the path first
+    start = time.perf_counter()
+    client.gather(client.map(_noop, range(n), pure=False))
+    return (time.perf_counter() - start) / n
+
+
+def partition_target(overhead: float, threads: int) -> float:
+    """Seconds of solving per partition that keep the per-task overhead negligible.
+
+    Long enough that the overhead is at most :data:`OVERHEAD_SHARE` of a partition,
+    and that the scheduler, serving ``threads`` busy worker threads, spends at most
+    :data:`SCHEDULER_SHARE` of its time on them; never below
+    :data:`MIN_PARTITION_SECONDS`.
+    """
+    return max(
+        MIN_PARTITION_SECONDS,
+        overhead / OVERHEAD_SHARE,
+        overhead * threads / SCHEDULER_SHARE,
+    )
+
+
+def solve_on_cluster(
+    client: Client,
+    records: Iterable[Record],
+    options: SolveOptions,
+    *,
+    partition_size: int | None = None,
+    summary: ClusterSummary | None = None,
+    window: int | None = None,
+) -> Iterator[list[OutRow]]:
+    """Solve ``records`` on the cluster of ``client``; yield rows partition by partition.
+
+    Partitions come back in input order. At most ``window`` partitions (default: two
+    per worker thread plus two) are in flight or waiting to be yielded, so memory is
+    bounded by the window, not by the input. Without ``partition_size`` the size
+    adapts: small first partitions, then about :func:`partition_target` seconds of
+    solving each, judged from the solving time the workers report.
+
+    Args:
+        client: a connected Dask client.
+        records: the records to solve (consumed lazily).
+        options: how to solve them.
+        partition_size: fixed records per partition (default: adaptive).
+        summary: filled in with cluster facts (partitions, workers, overhead,
+            backend reuse) as the run goes.
+        window: partitions in flight at most.
+    """
+    distributed = require_distributed()
+    summary = summary if summary is not None else ClusterSummary()
+    threads = worker_threads(client)
+    summary.workers = threads
+    target = MIN_PARTITION_SECONDS
+    if partition_size is None:
+        summary.task_overhead = measure_task_overhead(client)
+        target = partition_target(summary.task_overhead, threads)
+    summary.target_seconds = target
+    chunker = _Chunker(
+        partition_size, target=target, smallest=SMALLEST_PARTITION, largest=LARGEST_PARTITION
+    )
+    limit = window or 2 * threads + 2
+    parts = chunker.chunks(records)
+    order: dict[str, int] = {}  # future key -> partition number
+    sizes: dict[int, int] = {}
+    ready: dict[int, list[OutRow]] = {}
+    queue = distributed.as_completed(loop=client.loop)
+    submitted = written = 0
+    exhausted = False
+
+    def fill() -> None:
+        nonlocal submitted, exhausted
+        while not exhausted and submitted - written < limit:
+            chunk = next(parts, None)
+            if chunk is None:
+                exhausted = True
+                return
+            future = client.submit(_solve_partition, _Partition(tuple(chunk)), options, pure=False)
+            order[future.key] = submitted
+            sizes[submitted] = len(chunk)
+            submitted += 1
+            queue.add(future)
+
+    try:
+        fill()
+        for future in queue:
+            number = order.pop(future.key)
+            rows, seconds, pid, backend = future.result()
+            del future  # let the cluster forget the partition's result
+            chunker.observe(sizes.pop(number), seconds)
+            summary.backends.setdefault(pid, set()).add(backend)
+            ready[number] = rows
+            while written in ready:
+                summary.partitions += 1
+                yield ready.pop(written)
+                written += 1
+            fill()
+    finally:
+        pending = list(queue.futures)
+        if pending:
+            client.cancel(pending)
+        queue.clear()
+
+
+def run_cluster_batch(
+    records: Iterable[Record],
+    output: str,
+    options: SolveOptions,
+    *,
+    scheduler: str,
+    workers: int | None = None,
+    partition_size: int | None = None,
+    resume: bool = False,
+    progress: bool = False,
+    total: int | None = None,
+    log: Callable[[str], None] | None = None,
+) -> ClusterSummary:
+    """:func:`~cpsudoku.batch.run_batch` on a Dask cluster: same rows, same order.
+
+    Args:
+        records: the dataset's records (streamed; never held whole).
+        output: CSV/JSONL file by suffix, ``-`` for stdout, or ``DIR.parquet``.
+        options: how to solve.
+        scheduler: ``"local"`` (a LocalCluster on this machine) or an address such as
+            ``tcp://host:8786``.
+        workers: worker processes of a local cluster (default: one per core).
+        partition_size: records per partition (default: adaptive, from the measured
+            per-task overhead).
+        resume: keep the complete rows (or Parquet parts) of an earlier run.
+        progress: show the progress bar on stderr.
+        total: records expected, for the progress bar.
+        log: called with one-line notices (the dashboard's address).
+
+    Raises:
+        DaskUnavailableError: Dask is not installed.
+        ClusterError: the scheduler cannot be reached or its workers cannot run.
+    """
+    from cpsudoku.parquet import BatchOutput, require_pyarrow
+
+    require_distributed()
+    if output.lower().rstrip("/").endswith(".parquet"):
+        require_pyarrow()
+    summary = ClusterSummary()
+    start = time.perf_counter()
+    with connect(scheduler, workers) as client:
+        summary.dashboard = dashboard_address(client)
+        if log is not None and summary.dashboard:
+            log(f"Dask dashboard at {summary.dashboard}")
+        out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
+        try:
+            for rows in solve_on_cluster(
+                client,
+                islice(records, out.kept, None),
+                options,
+                partition_size=partition_size,
+                summary=summary,
+            ):
+                out.write(rows)
+        finally:
+            out.close()
+            summary.seconds = time.perf_counter() - start
+    return summary
+
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "EXTRA",
+    "ClusterError",
+    "ClusterSummary",
+    "DaskUnavailableError",
+    "connect",
+    "dashboard_address",
+    "measure_task_overhead",
+    "partition_target",
+    "require_distributed",
+    "run_cluster_batch",
+    "solve_on_cluster",
+    "worker_threads",
+]
