@@ -1,0 +1,404 @@
+"""Cluster batch on a real Dask scheduler and workers (localhost only).
+
+A module fixture starts ``dask scheduler`` and two ``dask worker`` processes with
+Dask's own commands, as a user would on a cluster; every test compares the cluster's
+rows with the local ``--jobs 1`` rows of the same input (all columns but ``seconds``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import read_lines
+
+from cpsudoku.backends import REGISTRY
+from cpsudoku.batch import SolveOptions, run_batch
+from cpsudoku.cli import main
+from cpsudoku.formats import COLUMNS, read_records
+
+distributed = pytest.importorskip("distributed")
+pd = pytest.importorskip("pandas")
+
+ROOT = Path(__file__).parent.parent
+BENCH = ROOT / "benchmarks" / "data"
+FAST = "sat" if "sat" in REGISTRY else "backtrack"
+
+
+def bench_lines(name: str, limit: int | None = None) -> list[str]:
+    lines = [
+        line.strip()
+        for line in (BENCH / name).read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return lines[:limit]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rows_of(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV output, or of a Parquet directory read back with pandas."""
+    if path.suffix == ".parquet":
+        frame = pd.read_parquet(path)
+        frame["index"] = frame["index"].astype(str)
+        frame["seconds"] = frame["seconds"].map(lambda s: f"{s:.6f}")
+        return [{k: str(v) for k, v in r.items()} for r in frame.to_dict("records")]
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def without_seconds(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A few thousand bundled puzzles, hard ones spread through, plus bad records."""
+    easy = bench_lines("easy_kaggle1m.txt")
+    hard = bench_lines("forum_hardest_1905_11plus.txt", 24)
+    extra = (
+        read_lines("clue17_royle_200.txt", 200)
+        + bench_lines("multisolution_tdoku.txt", 5)
+        + bench_lines("nosolution_tdoku.txt", 5)
+        + ["12345", "?" * 81, "55" + easy[0][2:]]
+    )
+    lines = easy + extra
+    step = len(lines) // len(hard)
+    for i, puzzle in enumerate(hard):
+        lines.insert(i * (step + 1), puzzle)
+    path = tmp_path_factory.mktemp("data") / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def local_csv(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The local ``--jobs 1`` output that every cluster run must reproduce."""
+    out = tmp_path_factory.mktemp("local") / "local.csv"
+    args = ["batch", str(dataset), "-o", str(out), "--backend", FAST, "--jobs", "1", "--quiet"]
+    assert main(args) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def local_rows(local_csv: Path) -> list[dict[str, str]]:
+    return rows_of(local_csv)
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """End the processes this module started (each in its own process group)."""
+    for proc in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Address of a ``dask scheduler`` with two ``dask worker`` processes, 1 thread each."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scratch = tmp_path_factory.mktemp("dask")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    log = (scratch / "log.txt").open("ab")
+    common: dict[str, object] = {
+        "cwd": scratch,
+        "env": env,
+        "start_new_session": True,  # one process group each: nanny and worker end together
+        "stdout": subprocess.DEVNULL,
+        "stderr": log,
+    }
+    procs = [
+        subprocess.Popen(
+            [
+                "dask",
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+                "--idle-timeout",
+                "600",
+            ],
+            **common,  # type: ignore[call-overload]
+        )
+    ]
+    try:
+        for name in ("w1", "w2"):
+            procs.append(
+                subprocess.Popen(
+                    [
+                        "dask",
+                        "worker",
+                        address,
+                        "--host",
+                        "127.0.0.1",
+                        "--nthreads",
+                        "1",
+                        "--no-dashboard",
+                        "--name",
+                        name,
+                        "--death-timeout",
+                        "30",
+                        "--local-directory",
+                        str(scratch),
+                    ],
+                    **common,  # type: ignore[call-overload]
+                )
+            )
+        with distributed.Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        _stop(procs[::-1])
+        log.close()
+
+
+@pytest.fixture
+def client(scheduler: str) -> Iterator[distributed.Client]:
+    with distributed.Client(scheduler, timeout=10, set_as_default=False) as c:
+        c.wait_for_workers(2, timeout=60)  # a killed worker is back before each test
+        yield c
+
+
+def cluster_batch(src: Path, out: Path, scheduler: str, *args: str) -> int:
+    common = ["-o", str(out), "--backend", FAST, "--scheduler", scheduler, "--quiet"]
+    return main(["batch", str(src), *common, *args])
+
+
+def test_cluster_rows_identical_to_local(
+    dataset: Path, local_rows: list[dict[str, str]], scheduler: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "cluster.csv"
+    assert cluster_batch(dataset, out, scheduler) == 0
+    rows = rows_of(out)
+    assert list(rows[0]) == list(COLUMNS)
+    assert without_seconds(rows) == without_seconds(local_rows)
+    assert len(rows) > 2000
+    assert {r["status"] for r in rows} >= {"unique", "multiple", "unsolvable", "invalid"}
+
+
+def test_backend_kept_alive_and_parquet_equals_csv(
+    dataset: Path, local_rows: list[dict[str, str]], scheduler: str, tmp_path: Path
+) -> None:
+    from cpsudoku.cluster import run_cluster_batch
+
+    out = tmp_path / "cluster.parquet"
+    summary = run_cluster_batch(
+        read_records(str(dataset)),
+        str(out),
+        SolveOptions(FAST),
+        scheduler=scheduler,
+        partition_size=100,
+    )
+    assert summary.records == len(local_rows)
+    parts = sorted(p.name for p in out.iterdir())
+    assert parts[0] == "part-00000.parquet"
+    assert len(parts) == summary.partitions == -(-len(local_rows) // 100)
+    # Each worker process solved many partitions with one and the same backend object.
+    assert 1 <= len(summary.backends) <= 2
+    assert all(len(ids) == 1 for ids in summary.backends.values())
+    assert without_seconds(rows_of(out)) == without_seconds(local_rows)
+
+
+def test_worker_killed_mid_run_loses_nothing(
+    dataset: Path,
+    local_rows: list[dict[str, str]],
+    scheduler: str,
+    client: distributed.Client,
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "killed.csv"
+    cmd = [sys.executable, "-m", "cpsudoku", "batch", str(dataset), "-o", str(out)]
+    cmd += ["--backend", FAST, "--scheduler", scheduler, "--partition-size", "10", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        victim = None
+        while time.monotonic() < deadline and proc.poll() is None:
+            written = out.read_text().count("\n") if out.exists() else 0
+            busy = [w for w, tasks in client.processing().items() if tasks]
+            if written > 50 and busy:
+                victim = busy[0]
+                break
+            time.sleep(0.01)
+        assert victim is not None, "the run ended before a worker could be killed"
+        pid = client.run(os.getpid, workers=[victim])[victim]
+        os.kill(pid, signal.SIGKILL)
+        killed_at = out.read_text().count("\n") - 1
+        assert proc.wait(120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert killed_at < len(local_rows)
+    rows = rows_of(out)
+    assert [int(r["index"]) for r in rows] == list(range(len(local_rows)))
+    assert without_seconds(rows) == without_seconds(local_rows)
+
+
+def test_interrupted_client_resumes(
+    dataset: Path, local_rows: list[dict[str, str]], scheduler: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "resumed.parquet"
+    cmd = [sys.executable, "-m", "cpsudoku", "batch", str(dataset), "-o", str(out)]
+    cmd += ["--backend", FAST, "--scheduler", scheduler, "--partition-size", "20", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and len(list(out.glob("part-*.parquet"))) >= 3:
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    done = sorted(out.glob("part-*.parquet"))
+    assert 3 <= len(done) < -(-len(local_rows) // 20)
+    (out / ".part-99999.parquet.1.tmp").write_bytes(b"half")  # as a crash mid-write leaves
+    assert cluster_batch(dataset, out, scheduler, "--resume", "--partition-size", "500") == 0
+    assert not list(out.glob(".*"))
+    assert without_seconds(rows_of(out)) == without_seconds(local_rows)
+
+
+def test_csv_resume_keeps_written_rows(
+    dataset: Path,
+    local_csv: Path,
+    local_rows: list[dict[str, str]],
+    scheduler: str,
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "resumed.csv"
+    lines = local_csv.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:1001]) + lines[1001][:30])  # 1,000 rows and a cut one
+    kept = out.read_text()[: len("".join(lines[:1001]))]
+    assert cluster_batch(dataset, out, scheduler, "--resume") == 0
+    assert out.read_text().startswith(kept)  # the earlier rows are kept as they were
+    assert without_seconds(rows_of(out)) == without_seconds(local_rows)
+
+
+def test_local_parquet_equals_csv_and_resumes(
+    dataset: Path, local_rows: list[dict[str, str]], tmp_path: Path
+) -> None:
+    out = tmp_path / "local.parquet"
+    options = SolveOptions(FAST)
+    summary = run_batch(read_records(str(dataset)), str(out), options, jobs=1, chunk_size=300)
+    assert summary.records == len(local_rows)
+    parts = sorted(out.glob("part-*.parquet"))
+    assert len(parts) == -(-len(local_rows) // 300)
+    assert without_seconds(rows_of(out)) == without_seconds(local_rows)
+    parts[-1].unlink()
+    parts[-2].write_bytes(b"not parquet")  # a foreign or broken file is solved again
+    again = run_batch(
+        read_records(str(dataset)), str(out), options, jobs=1, chunk_size=300, resume=True
+    )
+    assert again.resumed == 300 * (len(parts) - 2)
+    assert without_seconds(rows_of(out)) == without_seconds(local_rows)
+
+
+def test_local_cluster_option(
+    dataset: Path, local_rows: list[dict[str, str]], tmp_path: Path
+) -> None:
+    small = tmp_path / "small.txt"
+    small.write_text("".join(dataset.read_text().splitlines(keepends=True)[:300]))
+    out = tmp_path / "small.jsonl"
+    args = ["batch", str(small), "-o", str(out), "--backend", FAST, "--quiet"]
+    assert main([*args, "--scheduler", "local", "--jobs", "2"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["index"] for r in rows] == list(range(300))
+    assert [r["status"] for r in rows] == [r["status"] for r in local_rows[:300]]
+    assert [r["solution"] for r in rows] == [r["solution"] for r in local_rows[:300]]
+
+
+def test_unreachable_scheduler_is_exit_2(
+    dataset: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import cpsudoku.cluster
+
+    monkeypatch.setattr(cpsudoku.cluster, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    out = tmp_path / "never.csv"
+    assert cluster_batch(dataset, out, address) == 2
+    err = capsys.readouterr().err
+    assert f"cannot reach the Dask scheduler at {address}" in err
+    assert err.count("\n") == 1  # one clear line, no traceback
+    assert not out.exists()
+
+
+def test_bad_scheduler_options_are_usage_errors(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["batch", str(dataset), "--scheduler", "nowhere"]) == 2
+    assert "--scheduler must be" in capsys.readouterr().err
+    assert main(["batch", str(dataset), "--partition-size", "0"]) == 2
+    assert main(["batch", str(dataset), "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+BLOCK_DASK = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            raise ImportError("blocked for this test: " + name)
+        return None
+sys.meta_path.insert(0, Block())
+from cpsudoku.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))
+print("LOADED", loaded)
+sys.exit(code)
+"""
+
+
+def run_blocked(blocked: set[str], *args: str) -> subprocess.CompletedProcess[str]:
+    code = BLOCK_DASK.replace("{blocked!r}", repr(sorted(blocked)))
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_without_dask_the_extra_is_named(dataset: Path, tmp_path: Path) -> None:
+    small = tmp_path / "s.txt"
+    small.write_text("\n".join(dataset.read_text().splitlines()[:20]) + "\n")
+    done = run_blocked(
+        {"dask", "distributed"}, "batch", str(small), "--scheduler", "local", "--quiet"
+    )
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'cpsudoku[dask]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    # The core batch works without Dask, and never imports it.
+    out = tmp_path / "s.csv"
+    done = run_blocked({"dask", "distributed"}, "batch", str(small), "-o", str(out), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout
+    done = run_blocked({"pyarrow"}, "batch", str(small), "-o", str(tmp_path / "s.parquet"))
+    assert done.returncode == 2
+    assert "pip install 'cpsudoku[dask]'" in done.stderr

@@ -1,0 +1,101 @@
+"""cpsudoku.dask: solving the puzzles of a Dask DataFrame or Bag on a distributed Client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cpsudoku.backends import REGISTRY
+from cpsudoku.batch import SolveOptions, solve_records
+from cpsudoku.errors import UnknownBackendError
+from cpsudoku.formats import Record
+
+distributed = pytest.importorskip("distributed")
+dd = pytest.importorskip("dask.dataframe")
+db = pytest.importorskip("dask.bag")
+pd = pytest.importorskip("pandas")
+
+from cpsudoku.dask import RESULT_COLUMNS, solve_bag, solve_dataframe  # noqa: E402
+
+ROOT = Path(__file__).parent.parent
+FAST = "sat" if "sat" in REGISTRY else "backtrack"
+EASY = [
+    line.strip()
+    for line in (ROOT / "benchmarks" / "data" / "easy_kaggle1m.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+][:600]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[distributed.Client]:
+    """A real distributed scheduler with two single-threaded workers (in this process)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=None,
+            worker_dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster, set_as_default=False) as c,
+    ):
+        yield c
+
+
+@pytest.fixture
+def kaggle_csv(tmp_path: Path) -> Path:
+    """A Kaggle-layout sample: quizzes (0 = empty) and solutions, plus two bad rows."""
+    expected = solve_records([Record(i, p) for i, p in enumerate(EASY)], SolveOptions(FAST))
+    solutions = [row[1] for row in expected]
+    solutions[3] = solutions[4]  # a wrong expected solution is reported, not trusted
+    frame = pd.DataFrame(
+        {
+            "quizzes": [p.replace(".", "0") for p in EASY] + ["12345", None],
+            "solutions": [*solutions, "", ""],
+        }
+    )
+    path = tmp_path / "sudoku.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_dataframe_gets_batch_columns(client: distributed.Client, kaggle_csv: Path) -> None:
+    df = dd.read_csv(kaggle_csv, dtype={"quizzes": str, "solutions": str}, blocksize=20_000)
+    assert df.npartitions > 1
+    solved = solve_dataframe(df, "quizzes", solution_column="solutions", backend=FAST)
+    assert list(solved.columns) == ["quizzes", "solutions", *RESULT_COLUMNS]
+    assert solved.npartitions == df.npartitions
+    result = client.compute(solved).result()
+    assert dict(result.dtypes) == dict(solved.dtypes)  # meta matches what comes back
+    expected = solve_records(
+        [Record(i, p) for i, p in enumerate([*EASY, "12345"])], SolveOptions(FAST)
+    )
+    assert result["status"].tolist() == [row[0] for row in expected] + ["invalid"]
+    assert result["solution"].tolist()[: len(EASY)] == [row[1] for row in expected[: len(EASY)]]
+    assert set(result["backend"].iloc[: len(EASY)]) == {FAST}
+    assert (result["seconds"] >= 0).all()
+    errors = result["error"].tolist()
+    assert "solution differs" in errors[3]
+    assert errors[0] == ""
+    assert "not the cell count" in errors[-2]
+    assert "missing puzzle" in errors[-1]
+
+
+def test_bag_of_puzzle_strings(client: distributed.Client) -> None:
+    bag = db.from_sequence([*EASY[:50], "bad", None], npartitions=4)
+    items = client.compute(solve_bag(bag, backend=FAST)).result()
+    assert [item["puzzle"] for item in items] == [*EASY[:50], "bad", None]
+    assert [item["status"] for item in items] == ["unique"] * 50 + ["invalid"] * 2
+    assert set(items[0]) == {"puzzle", *RESULT_COLUMNS}
+
+
+def test_mistakes_are_caught_before_any_work(tmp_path: Path) -> None:
+    frame = dd.from_pandas(pd.DataFrame({"quizzes": [1, 2], "p": ["a", "b"]}), npartitions=1)
+    with pytest.raises(TypeError, match="leading zeros"):
+        solve_dataframe(frame, "quizzes")
+    with pytest.raises(KeyError, match="no column 'puzzle'"):
+        solve_dataframe(frame, "puzzle")
+    with pytest.raises(UnknownBackendError):
+        solve_dataframe(frame, "p", backend="nope")
