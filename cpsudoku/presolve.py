@@ -1,0 +1,482 @@
+"""Whole-array logic pass: naked and hidden singles on a block of puzzles at once.
+
+Most puzzles of the datasets users batch-solve (the Kaggle 1M and 9M files, generated
+puzzle banks) fall to naked and hidden singles alone. A puzzle completed by singles
+has a forced, hence unique, solution, so it needs no search and no second solve. This
+module decides such puzzles for a whole block with numpy operations, with no Python
+loop per puzzle or per cell, and leaves the rest (``UNDECIDED``) to an engine.
+
+Representation (see docs/design.md, "Whole-array logic pass"):
+
+- A block is worked on *transposed*: ``(cells, puzzles)``, so every operation on one
+  cell, or on one unit position, is a long contiguous vector over the puzzles.
+- A cell's state is a bitmask (bit ``d-1`` = value ``d``) in the narrowest unsigned
+  type that holds ``n`` bits (uint8 up to n = 8, then uint16, uint32, uint64); for
+  n > 64 the masks are Python integers in object arrays: correct, but slow.
+- ``placed`` holds the bit of each filled cell (0 if open). Each round rebuilds the
+  units' used values from it, derives every open cell's candidates, places all naked
+  and hidden singles at once, and drops finished puzzles from the working set.
+- The rules are data: units and the units of each cell come from
+  :attr:`Geometry.unit_cells` and :attr:`Geometry.units_of`, never from row/column/box
+  arithmetic.
+
+Contradictions (an open cell without candidates, a value with no place left in a
+unit, a cell that is the only place for two values, two placements of one value in a
+unit) make a puzzle ``UNSOLVABLE``; a clash among the givens themselves is
+``CONFLICT``, which the caller reports as ``invalid``.
+
+>>> from cpsudoku.grid import geometry
+>>> g = geometry(2, 2)
+>>> values, ok = parse_block(["1.343..2.3..2..3", "12..", "11.............."], g)
+>>> ok.tolist()
+[True, False, True]
+>>> result = presolve(values, g)
+>>> result.status.tolist() == [UNIQUE, UNDECIDED, CONFLICT]
+True
+>>> format_block(result.solutions[:1], g)
+['1234341243212143']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import compress
+
+import numpy as np
+
+from cpsudoku.errors import SolverError, ValueOutOfRangeError, WrongLengthError
+from cpsudoku.formats import EMPTY
+from cpsudoku.grid import SYMBOLS, Geometry
+
+__all__ = [
+    "CONFLICT",
+    "UNDECIDED",
+    "UNIQUE",
+    "UNSOLVABLE",
+    "BlockResult",
+    "format_block",
+    "parse_block",
+    "presolve",
+    "verify_block",
+]
+
+#: Status codes of :attr:`BlockResult.status` (np.int8).
+UNDECIDED, UNIQUE, UNSOLVABLE, CONFLICT = 0, 1, 2, 3
+
+#: Cells (puzzles x cells per puzzle) worked on at once. Small enough that a round's
+#: arrays stay in the CPU caches, large enough that numpy's per-call cost vanishes;
+#: measured best between 2**17 and 2**19 for 9x9 (benchmarks/presolve_speed.py).
+_CHUNK_CELLS = 1 << 18
+
+#: Marker of an unusable character in the parse table (above any value).
+_BAD = 255
+
+
+@dataclass
+class BlockResult:
+    """What :func:`presolve` found for each puzzle of a block, row by row.
+
+    Attributes:
+        status: ``(B,)`` int8 codes: :data:`UNDECIDED`, :data:`UNIQUE`,
+            :data:`UNSOLVABLE`, or :data:`CONFLICT` (the givens clash: the caller
+            reports ``invalid`` with a precise message from the slow path).
+        solutions: ``(B, n*n)`` uint8 values 1..n where status is ``UNIQUE`` (checked
+            by :func:`verify_block`). For ``UNDECIDED`` rows: the grid after the pass
+            (givens plus every single placed, 0 = open). Zeros otherwise.
+        candidates: ``(B, n*n)`` bitmasks (bit ``d-1`` = value ``d`` possible) where
+            status is ``UNDECIDED``: a filled cell has its own value's bit only, an
+            open cell at least two bits. Zeros otherwise.
+    """
+
+    status: np.ndarray
+    solutions: np.ndarray
+    candidates: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Index arrays and lookup tables of one geometry, built once (see :func:`_tables`).
+
+    Attributes:
+        n: side of the grid.
+        cells: ``n*n``.
+        units: number of units ``U``.
+        mask_dtype: dtype of the bitmasks.
+        full: the mask with all ``n`` bits set.
+        unit_pos: ``unit_pos[k]`` is the ``(U,)`` array of each unit's k-th cell.
+        owners: ``owners[j]`` is the ``(n*n,)`` array of each cell's j-th unit; cells
+            in fewer units than others point at the dummy unit ``U``, which is empty.
+        unit_count: per cell, how many real units hold it (a scalar when uniform).
+        bit: ``(n+1,)`` value -> mask (0 -> 0).
+        parse: ``(256,)`` character code -> value, :data:`_BAD` for anything else.
+        symbol: ``(n+1,)`` value -> character code ('.' for 0); empty when n > 35.
+    """
+
+    n: int
+    cells: int
+    units: int
+    mask_dtype: np.dtype
+    full: int
+    unit_pos: tuple[np.ndarray, ...]
+    owners: tuple[np.ndarray, ...]
+    unit_count: int | np.ndarray
+    bit: np.ndarray
+    parse: np.ndarray
+    symbol: np.ndarray
+
+    @property
+    def wide(self) -> bool:
+        """True when the masks are Python integers (n > 64)."""
+        return self.mask_dtype == np.dtype(object)
+
+
+def _mask_dtype(n: int) -> np.dtype:
+    """The narrowest unsigned type with ``n`` bits; object (Python int) above 64."""
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        if n <= np.iinfo(dtype).bits:
+            return np.dtype(dtype)
+    return np.dtype(object)
+
+
+@cache
+def _tables(geometry: Geometry) -> _Tables:
+    """Build (once per geometry and process) the index arrays the pass works with."""
+    n, cells = geometry.n, geometry.cells
+    unit_cells = geometry.unit_cells
+    if any(len(u) != n for u in unit_cells):
+        raise ValueError(f"every unit of {geometry} must have {n} cells for the logic pass")
+    n_units = len(unit_cells)
+    units = np.array(unit_cells, dtype=np.intp).reshape(n_units, n)
+    depth = max(len(o) for o in geometry.units_of)
+    owners = np.full((cells, depth), n_units, dtype=np.intp)
+    for i, own in enumerate(geometry.units_of):
+        owners[i, : len(own)] = own
+    per_cell = np.array([len(o) for o in geometry.units_of], dtype=np.int64)
+    unit_count: int | np.ndarray = int(per_cell[0]) if (per_cell == per_cell[0]).all() else per_cell
+
+    mask_dtype = _mask_dtype(n)
+    bit = np.array([0] + [1 << (d - 1) for d in range(1, n + 1)], dtype=mask_dtype)
+
+    parse = np.full(256, _BAD, dtype=np.uint8)
+    symbol = np.zeros(0, dtype=np.uint8)
+    if n <= len(SYMBOLS):
+        for ch in EMPTY:
+            parse[ord(ch)] = 0
+        for v, s in enumerate(SYMBOLS[:n], 1):
+            parse[ord(s)] = parse[ord(s.lower())] = v
+        symbol = np.frombuffer(("." + SYMBOLS[:n]).encode("ascii"), dtype=np.uint8).copy()
+    return _Tables(
+        n=n,
+        cells=cells,
+        units=n_units,
+        mask_dtype=mask_dtype,
+        full=(1 << n) - 1,
+        unit_pos=tuple(np.ascontiguousarray(units[:, k]) for k in range(n)),
+        owners=tuple(np.ascontiguousarray(owners[:, j]) for j in range(depth)),
+        unit_count=unit_count,
+        bit=bit,
+        parse=parse,
+        symbol=symbol,
+    )
+
+
+# --- bulk parsing and formatting --------------------------------------------------
+
+
+def parse_block(records: Sequence[str], geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Parse one-line records of ``n*n`` symbols into an array, in one step.
+
+    Only the plain one-line form is read here (symbols ``1-9``, ``A-Z`` in either case,
+    empties ``._-*0``, no layout, no surrounding spaces). Anything else, including
+    forms that :func:`cpsudoku.parse` accepts (integers, layout characters) and
+    malformed records, gets ``ok`` False: the caller sends it down the usual,
+    per-record path, which parses it or explains what is wrong.
+
+    Args:
+        records: the puzzle strings.
+        geometry: the shape every record is read as.
+
+    Returns:
+        ``(values, ok)``: ``values`` is ``(B, n*n)`` uint8 with 0 for an empty cell;
+        ``ok`` is ``(B,)`` bool. A row whose ``ok`` is False is all zeros.
+    """
+    t = _tables(geometry)
+    count = len(records)
+    values = np.zeros((count, t.cells), dtype=np.uint8)
+    ok = np.zeros(count, dtype=bool)
+    if count == 0 or t.symbol.size == 0:
+        return values, ok
+    lengths = np.fromiter(map(len, records), dtype=np.int64, count=count)
+    fits = lengths == t.cells
+    text = "".join(records) if fits.all() else "".join(compress(records, fits.tolist()))
+    if not text:
+        return values, ok
+    # "replace" turns every non-ASCII character into one '?', so the byte count still
+    # equals the character count and the bad record is caught by the table below.
+    raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
+    parsed = t.parse[raw.reshape(-1, t.cells)]
+    good = parsed.max(axis=1) <= t.n
+    parsed[~good] = 0
+    if fits.all():
+        return parsed, good
+    values[fits] = parsed
+    ok[fits] = good
+    return values, ok
+
+
+def format_block(solutions: np.ndarray, geometry: Geometry) -> list[str]:
+    """One-line symbol strings of a block of grids (``.`` for 0), for n <= 35.
+
+    Built as one byte buffer (a table lookup plus a newline column) decoded and split
+    once, so the cost per grid is a few hundred nanoseconds.
+
+    Raises:
+        ValueError: n > 35 (there is no one-line symbol form), a value outside 0..n,
+            or an array that is not ``(B, n*n)``.
+    """
+    t = _tables(geometry)
+    if t.symbol.size == 0:
+        raise ValueError(f"a {geometry} grid has no one-line symbol form (n > {len(SYMBOLS)})")
+    grid = _check_block(solutions, t, "solutions")
+    if grid.shape[0] == 0:
+        return []
+    out = np.empty((grid.shape[0], t.cells + 1), dtype=np.uint8)
+    np.take(t.symbol, grid, out=out[:, : t.cells])
+    out[:, t.cells] = ord("\n")
+    return out.tobytes().decode("ascii").split("\n")[:-1]
+
+
+def _check_block(block: np.ndarray, t: _Tables, what: str) -> np.ndarray:
+    """Check that ``block`` is a ``(B, n*n)`` integer array with values in 0..n."""
+    arr = np.asarray(block)
+    if arr.ndim != 2 or arr.shape[1] != t.cells:
+        raise WrongLengthError(f"{what} must have shape (B, {t.cells}), got {arr.shape}")
+    if arr.dtype.kind not in "ui":
+        raise ValueError(f"{what} must be an integer array, got {arr.dtype}")
+    if arr.size:
+        low, high = int(arr.min()), int(arr.max())
+        if low < 0 or high > t.n:
+            bad = np.argwhere((arr < 0) | (arr > t.n))[0]
+            row, cell = int(bad[0]), int(bad[1])
+            raise ValueOutOfRangeError(
+                f"{what} row {row}: value {int(arr[row, cell])} at row {cell // t.n + 1}, "
+                f"column {cell % t.n + 1} is outside 0..{t.n}",
+                row=cell // t.n + 1,
+                col=cell % t.n + 1,
+                symbol=str(int(arr[row, cell])),
+            )
+    return arr
+
+
+# --- bulk verification ---------------------------------------------------------------
+
+
+def verify_block(puzzles: np.ndarray, solutions: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """Check a block of solutions against their puzzles, row by row, without a solver.
+
+    A row passes when every cell of the solution holds 1..n, every given of the puzzle
+    is kept, and every unit of the geometry holds each value exactly once. This reads
+    the rules from the geometry's unit list only, and shares no step with the pass.
+
+    Args:
+        puzzles: ``(B, n*n)`` values, 0 = empty.
+        solutions: ``(B, n*n)`` values.
+        geometry: the shape of every row.
+
+    Returns:
+        ``(B,)`` bool, True where the solution is a valid completion of the puzzle.
+    """
+    t = _tables(geometry)
+    puz = np.asarray(puzzles)
+    sol = np.asarray(solutions)
+    if puz.shape != sol.shape or puz.ndim != 2 or puz.shape[1] != t.cells:
+        raise WrongLengthError(
+            f"puzzles {puz.shape} and solutions {sol.shape} must both be (B, {t.cells})"
+        )
+    if puz.shape[0] == 0:
+        return np.ones(0, dtype=bool)
+    in_range = ((sol >= 1) & (sol <= t.n)).all(axis=1)
+    kept = ((puz == 0) | (puz == sol)).all(axis=1)
+    # Each unit has n cells; its values are a permutation of 1..n exactly when the
+    # union of their bits is full. Transposed so each step is a vector over puzzles.
+    bits = t.bit[np.clip(sol, 0, t.n).T]
+    seen = bits[t.unit_pos[0]]
+    for pos in t.unit_pos[1:]:
+        seen |= bits[pos]
+    return in_range & kept & (seen == t.full).all(axis=0)
+
+
+# --- the pass ------------------------------------------------------------------------
+
+
+def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
+    """Apply naked and hidden singles to every puzzle of a block, to a fixpoint.
+
+    Every solution reported ``UNIQUE`` is checked by :func:`verify_block` first.
+
+    Args:
+        values: ``(B, n*n)`` integer values, 0 = empty (as from :func:`parse_block`).
+        geometry: the shape of every row.
+
+    Returns:
+        The :class:`BlockResult`, row by row in input order.
+
+    Raises:
+        WrongLengthError: ``values`` is not ``(B, n*n)``.
+        ValueOutOfRangeError: a value outside 0..n.
+        SolverError: a solution failed the check (a bug, never a property of input).
+    """
+    t = _tables(geometry)
+    block = _check_block(values, t, "values")
+    count = block.shape[0]
+    status = np.zeros(count, dtype=np.int8)
+    solutions = np.zeros((count, t.cells), dtype=np.uint8)
+    candidates = np.zeros((count, t.cells), dtype=t.mask_dtype)
+    step = max(1, _CHUNK_CELLS // t.cells)
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        _presolve_chunk(
+            block[start:stop], t, status[start:stop], solutions[start:stop], candidates[start:stop]
+        )
+    unique = status == UNIQUE
+    if unique.any():
+        passed = verify_block(block[unique], solutions[unique], geometry)
+        if not passed.all():
+            row = int(np.flatnonzero(unique)[np.argmin(passed)])
+            raise SolverError(f"logic pass produced an invalid solution for block row {row}")
+    return BlockResult(status, solutions, candidates)
+
+
+def _presolve_chunk(
+    block: np.ndarray,
+    t: _Tables,
+    status: np.ndarray,
+    solutions: np.ndarray,
+    candidates: np.ndarray,
+) -> None:
+    """Run the pass on one chunk, writing into the chunk's rows of the outputs."""
+    placed = t.bit[np.ascontiguousarray(block.T)]  # (cells, b): bit of each filled cell
+    rows = np.arange(block.shape[0])  # chunk rows still in the working set
+    first = True
+    while rows.size:
+        used = _used(placed, t)
+        filled = np.count_nonzero(placed, axis=0)
+        clash = _clashes(used, placed, filled, t)
+        if clash.any():
+            status[rows[clash]] = CONFLICT if first else UNSOLVABLE
+        done = (filled == t.cells) & ~clash
+        if done.any():
+            status[rows[done]] = UNIQUE
+            solutions[rows[done]] = _values(placed[:, done]).T
+        first = False
+        leave = clash | done
+        if leave.any():
+            live = ~leave
+            placed, used, filled, rows = placed[:, live], used[:, live], filled[live], rows[live]
+            if not rows.size:
+                break
+        cand, new, dead = _singles(placed, used, filled, t)
+        progress = (new != 0).any(axis=0)
+        if dead.any():
+            status[rows[dead]] = UNSOLVABLE
+        stuck = ~progress & ~dead
+        if stuck.any():
+            solutions[rows[stuck]] = _values(placed[:, stuck]).T
+            candidates[rows[stuck]] = (placed[:, stuck] | cand[:, stuck]).T
+        placed |= new
+        live = progress & ~dead
+        if not live.all():
+            placed, rows = placed[:, live], rows[live]
+
+
+def _used(placed: np.ndarray, t: _Tables) -> np.ndarray:
+    """``(U+1, b)`` union of the placed bits of each unit; the last row (dummy) is 0."""
+    used = np.zeros((t.units + 1, placed.shape[1]), dtype=t.mask_dtype)
+    real = used[: t.units]
+    np.take(placed, t.unit_pos[0], axis=0, out=real, mode="clip")
+    buf = np.empty_like(real)
+    for pos in t.unit_pos[1:]:
+        np.take(placed, pos, axis=0, out=buf, mode="clip")
+        real |= buf
+    return used
+
+
+def _clashes(used: np.ndarray, placed: np.ndarray, filled: np.ndarray, t: _Tables) -> np.ndarray:
+    """``(b,)`` True where some unit holds one value twice.
+
+    Without repeats, each unit's used mask has one bit per filled cell, so the bits over
+    all units add up to the filled cells weighted by how many units hold them; any
+    repeat makes the sum smaller.
+    """
+    bits = _popcount(used[: t.units]).sum(axis=0)
+    if isinstance(t.unit_count, int):
+        expected = filled * t.unit_count
+    else:
+        expected = t.unit_count @ (placed != 0)
+    return bits != expected
+
+
+def _singles(
+    placed: np.ndarray, used: np.ndarray, filled: np.ndarray, t: _Tables
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One round of singles on the working set.
+
+    Returns:
+        ``(cand, new, dead)``: the candidates of the open cells (0 for filled ones),
+        the bit to place in each cell this round (0 for none), and the puzzles found
+        contradictory.
+    """
+    full = t.full
+    # Candidates: values not used in any unit of the cell; none for filled cells.
+    taken = used[t.owners[0]]
+    for own in t.owners[1:]:
+        taken |= used[own]
+    cand = ~taken
+    cand &= full
+    cand = _keep_where(cand, placed == 0)
+    open_without = np.count_nonzero(cand, axis=0) + filled < t.cells
+    # Naked singles: one candidate left.
+    new = _keep_where(cand, (cand & (cand - 1)) == 0)
+    # Hidden singles: per unit, the values seen in exactly one open cell.
+    real = used[: t.units]
+    once = np.take(cand, t.unit_pos[0], axis=0, mode="clip")
+    twice = np.zeros_like(once)
+    buf = np.empty_like(once)
+    for pos in t.unit_pos[1:]:
+        np.take(cand, pos, axis=0, out=buf, mode="clip")
+        twice |= once & buf
+        once |= buf
+    nowhere = ((once | real) != full).any(axis=0)
+    hidden = np.zeros_like(used)
+    np.bitwise_and(once, ~twice, out=hidden[: t.units])
+    forced = hidden[t.owners[0]]
+    for own in t.owners[1:]:
+        forced |= hidden[own]
+    forced &= cand
+    two_values = ((forced & (forced - 1)) != 0).any(axis=0)
+    new |= forced
+    return cand, new, open_without | nowhere | two_values
+
+
+def _keep_where(masks: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``masks`` where ``keep``, else 0 (a multiply: branch-free and vectorised)."""
+    if masks.dtype == object:
+        return np.where(keep, masks, 0).astype(object)
+    return masks * keep
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """Number of set bits of each mask, as int64."""
+    if masks.dtype == object:
+        return np.vectorize(int.bit_count, otypes=[np.int64])(masks)
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def _values(placed: np.ndarray) -> np.ndarray:
+    """Values (uint8, 0 for an open cell) of single-bit masks."""
+    if placed.dtype == object:
+        return np.vectorize(int.bit_length, otypes=[np.uint8])(placed)
+    # For a single bit 1 << (d-1), the bits below it number d-1.
+    return ((np.bitwise_count(placed - 1) + 1) * (placed != 0)).astype(np.uint8)
