@@ -24,9 +24,10 @@ import contextlib
 import importlib.util
 import logging
 import os
+import pickle
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
     from distributed import Client
 
-    from cpsudoku.parquet import OutRow
+    from cpsudoku.parquet import EncodedRows, OutRow
 
 #: The pip extra that brings Dask in.
 EXTRA = "cpsudoku[dask]"
@@ -118,25 +119,44 @@ class ClusterSummary(Summary):
 _SOLVE_LOCK = threading.Lock()
 
 
-@dataclass(frozen=True, slots=True)
 class _Partition:
-    """Records of one work unit, wrapped so Dask sends them without walking the list."""
+    """The records of one work unit, pickled once on the client.
 
-    records: tuple[Record, ...]
+    The scheduler passes a task's arguments through; as one bytes object they cost it
+    a copy instead of a walk over thousands of tuples, and only the worker unpickles.
+    """
+
+    __slots__ = ("count", "payload")
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.payload = pickle.dumps(tuple(records), protocol=pickle.HIGHEST_PROTOCOL)
+        self.count = len(records)
+
+    def records(self) -> tuple[Record, ...]:
+        """The records, unpickled (on the worker)."""
+        records: tuple[Record, ...] = pickle.loads(self.payload)
+        return records
 
 
 def _solve_partition(
-    work: _Partition, options: SolveOptions
-) -> tuple[list[OutRow], float, int, int]:
-    """Solve one partition: (rows, solving seconds, worker pid, backend id)."""
-    records = work.records
+    work: _Partition, options: SolveOptions, kind: str
+) -> tuple[EncodedRows, float, int, int]:
+    """Solve one partition: (rows encoded as ``kind``, solving seconds, pid, backend id).
+
+    The rows are encoded here, on the worker, so the client only writes bytes.
+    """
+    from cpsudoku.parquet import encode_rows
+
+    records = work.records()
     with _SOLVE_LOCK:
         start = time.perf_counter()
         rows = solve_records(records, options)
         seconds = time.perf_counter() - start
         backend = id(get_backend(options.backend))
-    out = [(rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)]
-    return out, seconds, os.getpid(), backend
+    out: list[OutRow] = [
+        (rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)
+    ]
+    return encode_rows(out, kind), seconds, os.getpid(), backend
 
 
 def _noop(x: int) -> int:
@@ -284,13 +304,16 @@ def solve_on_cluster(
     records: Iterable[Record],
     options: SolveOptions,
     *,
+    kind: str = "csv",
     partition_size: int | None = None,
     summary: ClusterSummary | None = None,
     window: int | None = None,
-) -> Iterator[list[OutRow]]:
+) -> Iterator[EncodedRows]:
     """Solve ``records`` on the cluster of ``client``; yield rows partition by partition.
 
-    Partitions come back in input order. At most ``window`` partitions (default: two
+    Each partition's rows come back encoded for an output of ``kind`` (CSV/JSONL
+    lines or a Parquet file: see :class:`~cpsudoku.parquet.EncodedRows`), in input
+    order. At most ``window`` partitions (default: two
     per worker thread plus two) are in flight or waiting to be yielded, so memory is
     bounded by the window, not by the input. Without ``partition_size`` the size
     adapts: small first partitions, then about :func:`partition_target` seconds of
@@ -300,6 +323,7 @@ def solve_on_cluster(
         client: a connected Dask client.
         records: the records to solve (consumed lazily).
         options: how to solve them.
+        kind: ``"csv"``, ``"jsonl"`` or ``"parquet"``.
         partition_size: fixed records per partition (default: adaptive).
         summary: filled in with cluster facts (partitions, workers, overhead,
             backend reuse) as the run goes.
@@ -321,7 +345,7 @@ def solve_on_cluster(
     parts = chunker.chunks(records)
     order: dict[str, int] = {}  # future key -> partition number
     sizes: dict[int, int] = {}
-    ready: dict[int, list[OutRow]] = {}
+    ready: dict[int, EncodedRows] = {}
     queue = distributed.as_completed(loop=client.loop)
     submitted = written = 0
     exhausted = False
@@ -333,7 +357,7 @@ def solve_on_cluster(
             if chunk is None:
                 exhausted = True
                 return
-            future = client.submit(_solve_partition, _Partition(tuple(chunk)), options, pure=False)
+            future = client.submit(_solve_partition, _Partition(chunk), options, kind, pure=False)
             order[future.key] = submitted
             sizes[submitted] = len(chunk)
             submitted += 1
@@ -343,11 +367,11 @@ def solve_on_cluster(
         fill()
         for future in queue:
             number = order.pop(future.key)
-            rows, seconds, pid, backend = future.result()
+            block, seconds, pid, backend = future.result()
             del future  # let the cluster forget the partition's result
             chunker.observe(sizes.pop(number), seconds)
             summary.backends.setdefault(pid, set()).add(backend)
-            ready[number] = rows
+            ready[number] = block
             while written in ready:
                 summary.partitions += 1
                 yield ready.pop(written)
@@ -406,14 +430,15 @@ def run_cluster_batch(
             log(f"Dask dashboard at {summary.dashboard}")
         out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
         try:
-            for rows in solve_on_cluster(
+            for block in solve_on_cluster(
                 client,
                 islice(records, out.kept, None),
                 options,
+                kind=out.kind,
                 partition_size=partition_size,
                 summary=summary,
             ):
-                out.write(rows)
+                out.write_encoded(block)
         finally:
             out.close()
             summary.seconds = time.perf_counter() - start

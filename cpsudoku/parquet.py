@@ -14,10 +14,13 @@ parts from ``part-00000`` on and solves the rest. pyarrow is part of the optiona
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +34,7 @@ from cpsudoku.batch import (
     solve_records,
 )
 from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import COLUMNS, Record, output_kind
+from cpsudoku.formats import COLUMNS, Record, format_rows, output_kind
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -64,6 +67,75 @@ def require_pyarrow() -> tuple[ModuleType, ModuleType]:
             f"Parquet output needs pyarrow, from the optional extra: pip install '{EXTRA}'"
         ) from None
     return pyarrow, pyarrow.parquet
+
+
+def _schema(pa: ModuleType) -> Any:
+    """The Arrow schema of the batch columns."""
+    return pa.schema(
+        [
+            ("index", pa.int64()),
+            ("puzzle", pa.string()),
+            ("status", pa.string()),
+            ("solution", pa.string()),
+            ("backend", pa.string()),
+            ("seconds", pa.float64()),
+            ("error", pa.string()),
+        ]
+    )
+
+
+def parquet_bytes(rows: Sequence[OutRow]) -> bytes:
+    """``rows`` as one whole Parquet file, in memory."""
+    pa, pq = require_pyarrow()
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    table = pa.table(
+        {name: list(values) for name, values in zip(COLUMNS, columns, strict=True)},
+        schema=_schema(pa),
+    )
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedRows:
+    """A chunk of rows already encoded in the output's format, with their tallies.
+
+    Cluster workers build these, so the client only writes bytes: formatting CSV or
+    building Parquet is the heaviest per-row work, and one client serves every worker.
+
+    Attributes:
+        kind: ``"csv"``, ``"jsonl"`` or ``"parquet"``.
+        payload: the rows as text lines (CSV/JSONL, no header) or a whole Parquet file.
+        count: number of rows.
+        statuses: rows per status.
+        mismatches: rows whose solution differs from the input's solution column.
+        disagreements: rows where a cross-checking backend disagreed.
+    """
+
+    kind: str
+    payload: str | bytes
+    count: int
+    statuses: Counter[str] = field(default_factory=Counter)
+    mismatches: int = 0
+    disagreements: int = 0
+
+
+def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
+    """Encode ``rows`` for an output of ``kind`` and count what they hold."""
+    statuses: Counter[str] = Counter()
+    mismatches = disagreements = 0
+    for row in rows:
+        status, error = row[2], row[6]
+        statuses[status] += 1
+        mismatches += "input's solution column" in error
+        disagreements += "disagreement:" in error
+    payload: str | bytes
+    if kind == "parquet":
+        payload = parquet_bytes(rows)
+    else:
+        payload = format_rows([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows], kind)
+    return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements)
 
 
 def part_name(number: int) -> str:
@@ -125,7 +197,7 @@ class ParquetPartsWriter:
     """
 
     def __init__(self, path: str, first_part: int = 0) -> None:
-        self.pa, self.pq = require_pyarrow()
+        require_pyarrow()
         if os.path.exists(path) and not os.path.isdir(path):
             raise CpSudokuError(f"{path} exists and is not a directory; Parquet output is a folder")
         os.makedirs(path, exist_ok=True)
@@ -135,29 +207,19 @@ class ParquetPartsWriter:
             for name in os.listdir(path):
                 if _is_ours(name):
                     os.remove(os.path.join(path, name))
-        self.schema = self.pa.schema(
-            [
-                ("index", self.pa.int64()),
-                ("puzzle", self.pa.string()),
-                ("status", self.pa.string()),
-                ("solution", self.pa.string()),
-                ("backend", self.pa.string()),
-                ("seconds", self.pa.float64()),
-                ("error", self.pa.string()),
-            ]
-        )
 
     def write(self, rows: Sequence[OutRow]) -> None:
         """Write ``rows`` as one new part file."""
-        columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
-        table = self.pa.table(
-            {name: list(values) for name, values in zip(COLUMNS, columns, strict=True)},
-            schema=self.schema,
-        )
+        self.write_encoded(encode_rows(rows, "parquet"))
+
+    def write_encoded(self, block: EncodedRows) -> None:
+        """Write a chunk a worker already encoded as one Parquet file."""
+        if not isinstance(block.payload, bytes):
+            raise TypeError(f"a Parquet part needs bytes, got a {block.kind} chunk")
         final = os.path.join(self.path, part_name(self.number))
         temp = os.path.join(self.path, f".{part_name(self.number)}.{os.getpid()}.tmp")
         with open(temp, "wb") as fh:
-            self.pq.write_table(table, fh)
+            fh.write(block.payload)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(temp, final)
@@ -168,13 +230,16 @@ class ParquetPartsWriter:
 
 
 class _TextWriter:
-    """The local engine's CSV/JSONL writer, fed full rows with float seconds."""
+    """The local engine's CSV/JSONL writer, fed encoded chunks."""
 
     def __init__(self, path: str, append: bool) -> None:
         self.inner = _RowWriter(path, append)
 
-    def write(self, rows: Sequence[OutRow]) -> None:
-        self.inner.write([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows])
+    def write_encoded(self, block: EncodedRows) -> None:
+        if not isinstance(block.payload, str):
+            raise TypeError(f"a {self.inner.kind} output needs text, got a {block.kind} chunk")
+        self.inner.stream.write(block.payload)
+        self.inner.stream.flush()
 
     def close(self) -> None:
         self.inner.close()
@@ -227,18 +292,18 @@ class BatchOutput:
 
     def write(self, rows: Sequence[OutRow]) -> None:
         """Count and write one chunk of rows (the next ones in input order)."""
+        self.write_encoded(encode_rows(rows, self.kind))
+
+    def write_encoded(self, block: EncodedRows) -> None:
+        """Count and write one chunk that is already encoded for this output."""
         summary = self.summary
-        for row in rows:
-            status, error = row[2], row[6]
-            summary.statuses[status] += 1
-            if "input's solution column" in error:
-                summary.mismatches += 1
-            if "disagreement:" in error:
-                summary.disagreements += 1
-        self.writer.write(rows)
-        summary.records += len(rows)
+        summary.statuses.update(block.statuses)
+        summary.mismatches += block.mismatches
+        summary.disagreements += block.disagreements
+        self.writer.write_encoded(block)
+        summary.records += block.count
         if self.bar is not None:
-            self.bar.update(len(rows))
+            self.bar.update(block.count)
             self.bar.set_postfix_str(
                 ", ".join(f"{s} {n}" for s, n in sorted(summary.statuses.items())),
                 refresh=False,
@@ -292,9 +357,12 @@ def run_parquet_batch(
 __all__ = [
     "EXTRA",
     "BatchOutput",
+    "EncodedRows",
     "OutRow",
     "ParquetPartsWriter",
     "ParquetUnavailableError",
+    "encode_rows",
+    "parquet_bytes",
     "parquet_resume_point",
     "part_name",
     "require_pyarrow",
