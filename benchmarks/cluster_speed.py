@@ -1,0 +1,344 @@
+"""Measure the cluster batch: speed-up, overhead against the local batch, per-task cost.
+
+Figures (each run ``--repeats`` times, the best kept, since a shared machine only
+ever adds time):
+
+1. one worker core's puzzles/s on each benchmark tier (``solve_records`` in this
+   process, no cluster);
+2. the cluster's per-task overhead: wall time of N no-op tasks / N, the round trip of
+   one task, and the time per partition of K records beyond solving them;
+3. speed-up of a local cluster with 2 workers over the same cluster with 1 worker on
+   the hard sample (``forum_hardest_1905_11plus``);
+4. cluster overhead over the local ``--jobs 2`` batch on the easy Kaggle sample,
+   repeated to ``--easy-records`` records, with the default partition size: once
+   against a running cluster (as on a real deployment) and once end to end with
+   ``--scheduler local`` (cluster start-up included);
+5. the client's own ceiling (reading the input, receiving rows, writing CSV), and
+   what the measured figures predict for 10, 100 and 1,000 worker cores on the
+   9-million-puzzle Kaggle dataset.
+
+Run from the repository root::
+
+    python benchmarks/cluster_speed.py --json benchmarks/results/cluster_speed.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from itertools import cycle, islice
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cpsudoku.backends import DEFAULT_BACKEND  # noqa: E402
+from cpsudoku.batch import SolveOptions, Summary, run_batch, solve_records  # noqa: E402
+from cpsudoku.cluster import (  # noqa: E402
+    _noop,
+    _Partition,
+    _solve_partition,
+    measure_task_overhead,
+    partition_target,
+    run_cluster_batch,
+)
+from cpsudoku.formats import Record, read_records  # noqa: E402
+from cpsudoku.parquet import BatchOutput, encode_rows  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data"
+TIERS = ("easy_kaggle9m", "easy_kaggle1m", "clue17_royle", "top1465", "forum_hardest_1905_11plus")
+NINE_MILLION = 9_000_000
+
+
+def best_of(repeats: int, run: Callable[[], float]) -> tuple[float, list[float]]:
+    """The smallest of ``repeats`` timings, and all of them."""
+    times = [run() for _ in range(repeats)]
+    return min(times), times
+
+
+def records(name: str, limit: int | None = None) -> list[Record]:
+    return list(islice(read_records(str(DATA / f"{name}.txt")), limit))
+
+
+def repeated_file(name: str, count: int, folder: Path) -> Path:
+    """A .txt of ``count`` puzzles: the sample repeated (rows differ only in index)."""
+    path = folder / f"{name}_{count}.txt"
+    lines = [r.puzzle for r in records(name)]
+    path.write_text("\n".join(islice(cycle(lines), count)) + "\n")
+    return path
+
+
+def local_cluster(workers: int) -> Any:
+    import logging
+
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+
+
+def core_rates(options: SolveOptions, seconds: float, repeats: int) -> dict[str, float]:
+    """Puzzles/s of one core on each tier, solving up to ``seconds`` worth."""
+    rates = {}
+    solve_records(records("easy_kaggle1m", 50), options)  # build the backend first
+    for tier in TIERS:
+        sample = records(tier)
+        best = 0.0
+        for _ in range(repeats):
+            done, start = 0, time.perf_counter()
+            for i in range(0, len(sample), 50):
+                done += len(solve_records(sample[i : i + 50], options))
+                if time.perf_counter() - start > seconds / repeats:
+                    break
+            best = max(best, done / (time.perf_counter() - start))
+        rates[tier] = best
+        print(f"  {tier:28s} {best:10,.0f} puzzles/s per core", flush=True)
+    return rates
+
+
+def task_costs(options: SolveOptions, repeats: int) -> dict[str, Any]:
+    """Per-task overhead of a 2-worker local cluster."""
+    from distributed import Client
+
+    out: dict[str, Any] = {}
+    with local_cluster(2) as cluster, Client(cluster, set_as_default=False) as client:
+        out["noop_task_seconds"] = min(measure_task_overhead(client, 400) for _ in range(repeats))
+        start = time.perf_counter()
+        for i in range(50):
+            client.submit(_noop, i, pure=False).result()
+        out["round_trip_seconds"] = (time.perf_counter() - start) / 50
+        easy = records("easy_kaggle1m")
+        per_partition = {}
+        for k in (100, 1000, 2000):
+            work = _Partition(easy[:k])
+            client.submit(_solve_partition, work, options, "csv", pure=False).result()  # warm
+
+            def one(work: _Partition = work) -> float:
+                start = time.perf_counter()
+                _rows, solving, _pid, _b = client.submit(
+                    _solve_partition, work, options, "csv", pure=False
+                ).result()
+                return time.perf_counter() - start - solving
+
+            per_partition[k] = best_of(max(3, repeats), one)[0]
+        out["partition_extra_seconds"] = per_partition
+    print(
+        f"  no-op task (400 at once): {out['noop_task_seconds'] * 1e3:.2f} ms/task; "
+        f"one task round trip: {out['round_trip_seconds'] * 1e3:.1f} ms",
+        flush=True,
+    )
+    for k, extra in out["partition_extra_seconds"].items():
+        print(f"  partition of {k:5d} easy records: {extra * 1e3:6.1f} ms beyond solving")
+    return out
+
+
+def cluster_run(address: str, path: Path, out: Path, options: SolveOptions) -> float:
+    start = time.perf_counter()
+    run_cluster_batch(read_records(str(path)), str(out), options, scheduler=address)
+    return time.perf_counter() - start
+
+
+def speedup(options: SolveOptions, hard: int, repeats: int, folder: Path) -> dict[str, Any]:
+    """Wall time of the hard sample on a running local cluster of 1 and of 2 workers."""
+    path = folder / "hard.txt"
+    path.write_text("\n".join(r.puzzle for r in records("forum_hardest_1905_11plus", hard)) + "\n")
+    times = {}
+    for workers in (1, 2):
+        with local_cluster(workers) as cluster:
+            address = cluster.scheduler_address
+            best, all_ = best_of(
+                repeats, lambda a=address: cluster_run(a, path, folder / "h.csv", options)
+            )
+        times[workers] = {"best": best, "all": all_}
+        print(f"  {workers} worker(s): {best:.2f} s (runs: {', '.join(f'{t:.2f}' for t in all_)})")
+    ratio = times[1]["best"] / times[2]["best"]
+    print(f"  speed-up 2 vs 1 worker: {ratio:.2f}x", flush=True)
+    return {"records": hard, "seconds": times, "speedup": ratio}
+
+
+def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> dict[str, Any]:
+    """Cluster batch against the local --jobs 2 batch on the repeated easy sample."""
+    path = repeated_file("easy_kaggle1m", easy, folder)
+
+    def local() -> float:
+        start = time.perf_counter()
+        run_batch(read_records(str(path)), str(folder / "l.csv"), options, jobs=2)
+        return time.perf_counter() - start
+
+    def whole_local_cluster() -> float:
+        return cluster_run("local", path, folder / "c.csv", options)
+
+    local_best, local_all = best_of(repeats, local)
+    with local_cluster(2) as cluster:
+        address = cluster.scheduler_address
+        running_best, running_all = best_of(
+            repeats, lambda: cluster_run(address, path, folder / "c.csv", options)
+        )
+    whole_best, whole_all = best_of(repeats, whole_local_cluster)
+    result = {
+        "records": easy,
+        "local_jobs2": {"best": local_best, "all": local_all},
+        "running_cluster": {"best": running_best, "all": running_all},
+        "scheduler_local": {"best": whole_best, "all": whole_all},
+        "overhead_running": running_best / local_best - 1,
+        "overhead_scheduler_local": whole_best / local_best - 1,
+    }
+    print(f"  local --jobs 2:                 {local_best:.2f} s ({easy / local_best:,.0f}/s)")
+    print(
+        f"  running 2-worker cluster:       {running_best:.2f} s "
+        f"({result['overhead_running']:+.1%})"
+    )
+    print(
+        f"  --scheduler local (with start): {whole_best:.2f} s "
+        f"({result['overhead_scheduler_local']:+.1%})",
+        flush=True,
+    )
+    return result
+
+
+def client_ceiling(easy: int, folder: Path, kind: str) -> float:
+    """Records/s one client can read, ship, receive and write, solving aside.
+
+    The client's part of a cluster run: stream the input into partitions, pickle each
+    one for the scheduler, unpickle the worker's encoded rows, append them to the
+    output (a worker formats the rows; that cost is the worker's, not measured here).
+    """
+    path = repeated_file("easy_kaggle1m", easy, folder)
+    size = 1000
+    sample = records("easy_kaggle1m", size)
+    solved = solve_records(sample, SolveOptions())
+    rows = [(r.index, r.puzzle, *row) for r, row in zip(sample, solved, strict=True)]
+    encoded = pickle.dumps(encode_rows(rows, kind))  # what a worker sends back
+    out = folder / f"ceiling.{kind}"
+    if kind == "parquet":
+        shutil.rmtree(out, ignore_errors=True)
+    summary = Summary()
+    sink = BatchOutput(str(out), summary)
+    start = time.perf_counter()
+    done = 0
+    batch: list[Record] = []
+    for rec in read_records(str(path)):
+        batch.append(rec)
+        if len(batch) == size:
+            pickle.loads(pickle.dumps((_Partition(batch),)))
+            sink.write_encoded(pickle.loads(encoded))
+            done += len(batch)
+            batch = []
+    sink.close()
+    rate = done / (time.perf_counter() - start)
+    print(f"  client ceiling, {kind}: {rate:,.0f} records/s (read, ship, receive, write)")
+    return rate
+
+
+def scaling(rates: dict[str, float], task: float, ceiling: float) -> list[dict[str, Any]]:
+    """Predicted hours for 9M puzzles on 10, 100, 1,000 worker cores, per tier rate.
+
+    time = max(compute, scheduler, client): compute = N / (cores * rate) * (1 + task /
+    partition); scheduler = number of partitions * task; client = N / ceiling.
+    """
+    table = []
+    for tier in ("easy_kaggle9m", "forum_hardest_1905_11plus"):
+        rate = rates[tier]
+        for cores in (10, 100, 1000):
+            target = partition_target(task, cores)
+            per_partition = max(16, int(target * rate))
+            partitions = NINE_MILLION / per_partition
+            compute = NINE_MILLION / (cores * rate) * (1 + task / target)
+            sched = partitions * task
+            client = NINE_MILLION / ceiling
+            total = max(compute, sched, client)
+            bound = {compute: "workers", sched: "scheduler", client: "client"}[total]
+            table.append(
+                {
+                    "tier": tier,
+                    "cores": cores,
+                    "partition_records": per_partition,
+                    "partition_seconds": target,
+                    "compute_s": compute,
+                    "scheduler_s": sched,
+                    "client_s": client,
+                    "predicted_s": total,
+                    "bound": bound,
+                }
+            )
+            print(
+                f"  {tier:26s} {cores:5d} cores: {total / 60:8.1f} min "
+                f"({bound}-bound; partitions of {per_partition:,} records)"
+            )
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", default=DEFAULT_BACKEND, help="backend spec")
+    parser.add_argument("--repeats", type=int, default=2, help="runs per figure; best kept")
+    parser.add_argument("--hard-records", type=int, default=240, help="hard sample size")
+    parser.add_argument("--easy-records", type=int, default=50_000, help="easy sample size")
+    parser.add_argument(
+        "--rate-seconds", type=float, default=20.0, help="seconds per tier for core rates"
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=["rates", "tasks", "speedup", "overhead", "scaling"],
+        help="measure only these figures (scaling needs rates and tasks)",
+    )
+    args = parser.parse_args(argv)
+    only = set(args.only or ["rates", "tasks", "speedup", "overhead", "scaling"])
+    if "scaling" in only:
+        only |= {"rates", "tasks"}
+    options = SolveOptions(args.backend)
+    report: dict[str, Any] = {
+        "backend": args.backend,
+        "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "repeats": args.repeats,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        if "rates" in only:
+            print("one worker core, puzzles/s:", flush=True)
+            report["core_rates"] = core_rates(options, args.rate_seconds, args.repeats)
+        if "tasks" in only:
+            print("per-task overhead (2 workers):", flush=True)
+            report["tasks"] = task_costs(options, args.repeats)
+        if "speedup" in only:
+            print(f"hard sample, {args.hard_records} records:", flush=True)
+            report["speedup"] = speedup(options, args.hard_records, args.repeats, folder)
+        if "overhead" in only:
+            print(f"easy sample, {args.easy_records:,} records:", flush=True)
+            report["overhead"] = overhead(options, args.easy_records, args.repeats, folder)
+        if "scaling" in only:
+            print("9 million puzzles, predicted:", flush=True)
+            ceilings = {
+                kind: client_ceiling(min(args.easy_records, 200_000), folder, kind)
+                for kind in ("csv", "parquet")
+            }
+            report["client_ceiling"] = ceilings
+            ceiling = ceilings["csv"]
+            report["scaling"] = scaling(
+                report["core_rates"], report["tasks"]["noop_task_seconds"], ceiling
+            )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
