@@ -109,6 +109,8 @@ class _Tables:
         owners: ``owners[j]`` is the ``(n*n,)`` array of each cell's j-th unit; cells
             in fewer units than others point at the dummy unit ``U``, which is empty.
         unit_count: per cell, how many real units hold it (a scalar when uniform).
+        sum_dtype: integer type in which sums of masks over all units cannot overflow,
+            or None when no fixed-width type is wide enough (then bits are counted).
         bit: ``(n+1,)`` value -> mask (0 -> 0).
         parse: ``(256,)`` character code -> value, :data:`_BAD` for anything else.
         symbol: ``(n+1,)`` value -> character code ('.' for 0); empty when n > 35.
@@ -122,6 +124,7 @@ class _Tables:
     unit_pos: tuple[np.ndarray, ...]
     owners: tuple[np.ndarray, ...]
     unit_count: int | np.ndarray
+    sum_dtype: np.dtype | None
     bit: np.ndarray
     parse: np.ndarray
     symbol: np.ndarray
@@ -157,6 +160,12 @@ def _tables(geometry: Geometry) -> _Tables:
     unit_count: int | np.ndarray = int(per_cell[0]) if (per_cell == per_cell[0]).all() else per_cell
 
     mask_dtype = _mask_dtype(n)
+    # Largest sum _check forms: every cell's full mask, counted once per unit.
+    bound = int(per_cell.sum()) * ((1 << n) - 1)
+    sum_dtype: np.dtype | None = np.dtype(object) if mask_dtype == np.dtype(object) else None
+    for candidate in (np.int32, np.int64):
+        if sum_dtype is None and bound <= np.iinfo(candidate).max:
+            sum_dtype = np.dtype(candidate)
     bit = np.array([0] + [1 << (d - 1) for d in range(1, n + 1)], dtype=mask_dtype)
 
     parse = np.full(256, _BAD, dtype=np.uint8)
@@ -176,6 +185,7 @@ def _tables(geometry: Geometry) -> _Tables:
         unit_pos=tuple(np.ascontiguousarray(units[:, k]) for k in range(n)),
         owners=tuple(np.ascontiguousarray(owners[:, j]) for j in range(depth)),
         unit_count=unit_count,
+        sum_dtype=sum_dtype,
         bit=bit,
         parse=parse,
         symbol=symbol,
@@ -277,8 +287,8 @@ def verify_block(puzzles: np.ndarray, solutions: np.ndarray, geometry: Geometry)
     """Check a block of solutions against their puzzles, row by row, without a solver.
 
     A row passes when every cell of the solution holds 1..n, every given of the puzzle
-    is kept, and every unit of the geometry holds each value exactly once. This reads
-    the rules from the geometry's unit list only, and shares no step with the pass.
+    is kept, and every unit of the geometry holds each value exactly once. It reads the
+    rules from the geometry's unit list only and shares no step with the pass.
 
     Args:
         puzzles: ``(B, n*n)`` values, 0 = empty.
@@ -295,17 +305,26 @@ def verify_block(puzzles: np.ndarray, solutions: np.ndarray, geometry: Geometry)
         raise WrongLengthError(
             f"puzzles {puz.shape} and solutions {sol.shape} must both be (B, {t.cells})"
         )
-    if puz.shape[0] == 0:
-        return np.ones(0, dtype=bool)
-    in_range = ((sol >= 1) & (sol <= t.n)).all(axis=1)
-    kept = ((puz == 0) | (puz == sol)).all(axis=1)
-    # Each unit has n cells; its values are a permutation of 1..n exactly when the
-    # union of their bits is full. Transposed so each step is a vector over puzzles.
-    bits = t.bit[np.clip(sol, 0, t.n).T]
+    passed = np.zeros(puz.shape[0], dtype=bool)
+    step = _chunk_rows(t)
+    for start in range(0, puz.shape[0], step):
+        chunk = slice(start, start + step)
+        passed[chunk] = _verify_chunk(puz[chunk], sol[chunk], t)
+    return passed
+
+
+def _verify_chunk(puz: np.ndarray, sol: np.ndarray, t: _Tables) -> np.ndarray:
+    """:func:`verify_block` on a cache-sized chunk of rows."""
+    # Transposed (cells, rows), so each step below is a vector over the rows.
+    sol_t = np.ascontiguousarray(sol.T)
+    in_range = np.logical_and.reduce((sol_t >= 1) & (sol_t <= t.n), axis=0)
+    kept = np.logical_and.reduce((puz.T == 0) | (sol_t == puz.T), axis=0)
+    # A unit of n cells holds each of 1..n exactly once iff its values' bits cover all n.
+    bits = _bits(np.clip(sol_t, 0, t.n), t)
     seen = bits[t.unit_pos[0]]
     for pos in t.unit_pos[1:]:
         seen |= bits[pos]
-    return in_range & kept & (seen == t.full).all(axis=0)
+    return in_range & kept & np.logical_and.reduce(seen == t.full, axis=0)
 
 
 # --- the pass ------------------------------------------------------------------------
@@ -334,12 +353,10 @@ def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
     status = np.zeros(count, dtype=np.int8)
     solutions = np.zeros((count, t.cells), dtype=np.uint8)
     candidates = np.zeros((count, t.cells), dtype=t.mask_dtype)
-    step = max(1, _CHUNK_CELLS // t.cells)
+    step = _chunk_rows(t)
     for start in range(0, count, step):
-        stop = min(start + step, count)
-        _presolve_chunk(
-            block[start:stop], t, status[start:stop], solutions[start:stop], candidates[start:stop]
-        )
+        chunk = slice(start, start + step)
+        _presolve_chunk(block[chunk], t, status[chunk], solutions[chunk], candidates[chunk])
     unique = status == UNIQUE
     if unique.any():
         passed = verify_block(block[unique], solutions[unique], geometry)
@@ -349,6 +366,11 @@ def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
     return BlockResult(status, solutions, candidates)
 
 
+def _chunk_rows(t: _Tables) -> int:
+    """Puzzles per chunk: about :data:`_CHUNK_CELLS` cells."""
+    return max(1, _CHUNK_CELLS // t.cells)
+
+
 def _presolve_chunk(
     block: np.ndarray,
     t: _Tables,
@@ -356,39 +378,46 @@ def _presolve_chunk(
     solutions: np.ndarray,
     candidates: np.ndarray,
 ) -> None:
-    """Run the pass on one chunk, writing into the chunk's rows of the outputs."""
-    placed = t.bit[np.ascontiguousarray(block.T)]  # (cells, b): bit of each filled cell
-    rows = np.arange(block.shape[0])  # chunk rows still in the working set
-    first = True
-    while rows.size:
-        used = _used(placed, t)
-        filled = np.count_nonzero(placed, axis=0)
-        clash = _clashes(used, placed, filled, t)
-        if clash.any():
-            status[rows[clash]] = CONFLICT if first else UNSOLVABLE
-        done = (filled == t.cells) & ~clash
+    """Run the pass on one chunk, writing into the chunk's rows of the outputs.
+
+    The working set holds the puzzles still in play, as columns: ``placed`` (the bit
+    of each filled cell, 0 if open), ``used`` (per unit, the union of its placed bits)
+    and ``rows`` (their rows in the chunk). A puzzle leaves it once it is solved,
+    contradictory, or stuck (a round placed nothing), and its last state goes to
+    ``final``; the working set is compressed once per round.
+    """
+    placed = _bits(np.ascontiguousarray(block.T), t)  # (cells, b)
+    final = np.zeros_like(placed)  # solution bits (UNIQUE) or candidates (UNDECIDED)
+    rows = np.arange(block.shape[0])
+    used = _used(placed, t)
+    clash, done = _check(used, placed, t)
+    status[clash] = CONFLICT
+    leave = clash | done
+    while True:
         if done.any():
             status[rows[done]] = UNIQUE
-            solutions[rows[done]] = _values(placed[:, done]).T
-        first = False
-        leave = clash | done
+            final[:, rows[done]] = placed[:, done]
         if leave.any():
             live = ~leave
-            placed, used, filled, rows = placed[:, live], used[:, live], filled[live], rows[live]
-            if not rows.size:
-                break
-        cand, new, dead = _singles(placed, used, filled, t)
-        progress = (new != 0).any(axis=0)
-        if dead.any():
-            status[rows[dead]] = UNSOLVABLE
-        stuck = ~progress & ~dead
-        if stuck.any():
-            solutions[rows[stuck]] = _values(placed[:, stuck]).T
-            candidates[rows[stuck]] = (placed[:, stuck] | cand[:, stuck]).T
+            placed, used, rows = placed[:, live], used[:, live], rows[live]
+        if not rows.size:
+            break
+        cand, new, dead = _singles(placed, used, t)
         placed |= new
-        live = progress & ~dead
-        if not live.all():
-            placed, rows = placed[:, live], rows[live]
+        used = _used(placed, t)
+        clash, done = _check(used, placed, t)
+        clash &= ~dead
+        done &= ~dead
+        stuck = np.bitwise_or.reduce(new, axis=0) == 0
+        stuck &= ~dead
+        status[rows[dead | clash]] = UNSOLVABLE
+        if stuck.any():
+            final[:, rows[stuck]] = placed[:, stuck] | cand[:, stuck]
+        leave = dead | clash | done | stuck
+    candidates[:] = final.T
+    # Values of the cells with a single bit: every cell of a solved puzzle, the filled
+    # cells of an undecided one (its open cells have two candidates or more).
+    solutions[:] = _values(_keep_where(final, (final & (final - 1)) == 0)).T
 
 
 def _used(placed: np.ndarray, t: _Tables) -> np.ndarray:
@@ -403,61 +432,87 @@ def _used(placed: np.ndarray, t: _Tables) -> np.ndarray:
     return used
 
 
-def _clashes(used: np.ndarray, placed: np.ndarray, filled: np.ndarray, t: _Tables) -> np.ndarray:
-    """``(b,)`` True where some unit holds one value twice.
+def _check(used: np.ndarray, placed: np.ndarray, t: _Tables) -> tuple[np.ndarray, np.ndarray]:
+    """``(clash, done)`` per puzzle: a value repeated in a unit; every unit complete.
 
-    Without repeats, each unit's used mask has one bit per filled cell, so the bits over
-    all units add up to the filled cells weighted by how many units hold them; any
-    repeat makes the sum smaller.
+    Each unit's used mask is at most the sum of its cells' bits, with equality exactly
+    when no value repeats. So, summed over all units, ``used`` falls short of the cell
+    bits weighted by how many units hold each cell iff some unit repeats a value (two
+    integer sums, where counting bits would cost far more). Without repeats, the
+    puzzle is done iff every unit's mask is full.
     """
-    bits = _popcount(used[: t.units]).sum(axis=0)
+    real = used[: t.units]
+    if t.sum_dtype is None:  # 33 <= n <= 64: the sums could overflow; count bits
+        have = _popcount(real).sum(axis=0)
+        want = _weighted(placed != 0, t)
+        clash = have != want
+        return clash, ~clash & (have == t.units * t.n)
+    have = real.sum(axis=0, dtype=t.sum_dtype)
+    want = _weighted(placed, t)
+    clash = have != want
+    return clash, ~clash & (have == t.units * t.full)
+
+
+def _weighted(per_cell: np.ndarray, t: _Tables) -> np.ndarray:
+    """Column sums of ``per_cell`` with each cell weighted by its number of units."""
+    dtype = t.sum_dtype if t.sum_dtype is not None else np.int64
     if isinstance(t.unit_count, int):
-        expected = filled * t.unit_count
-    else:
-        expected = t.unit_count @ (placed != 0)
-    return bits != expected
+        return per_cell.sum(axis=0, dtype=dtype) * t.unit_count
+    return t.unit_count.astype(dtype) @ per_cell.astype(dtype)
 
 
 def _singles(
-    placed: np.ndarray, used: np.ndarray, filled: np.ndarray, t: _Tables
+    placed: np.ndarray, used: np.ndarray, t: _Tables
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One round of singles on the working set.
+    """One round of naked and hidden singles on the working set.
 
     Returns:
         ``(cand, new, dead)``: the candidates of the open cells (0 for filled ones),
         the bit to place in each cell this round (0 for none), and the puzzles found
-        contradictory.
+        contradictory: an open cell without candidates, a value with no place left in
+        a unit, or a cell that is the only place for two values.
     """
     full = t.full
-    # Candidates: values not used in any unit of the cell; none for filled cells.
+    # Candidates: the values no unit of the cell uses yet; none for filled cells.
     taken = used[t.owners[0]]
     for own in t.owners[1:]:
         taken |= used[own]
-    cand = ~taken
-    cand &= full
-    cand = _keep_where(cand, placed == 0)
-    open_without = np.count_nonzero(cand, axis=0) + filled < t.cells
+    cand = _keep_where(~taken & full, placed == 0)
+    no_candidate = np.minimum.reduce(placed | cand, axis=0) == 0
     # Naked singles: one candidate left.
     new = _keep_where(cand, (cand & (cand - 1)) == 0)
-    # Hidden singles: per unit, the values seen in exactly one open cell.
-    real = used[: t.units]
+    # Hidden singles: per unit, the values that are candidates of exactly one cell.
     once = np.take(cand, t.unit_pos[0], axis=0, mode="clip")
     twice = np.zeros_like(once)
     buf = np.empty_like(once)
+    both = np.empty_like(once)
     for pos in t.unit_pos[1:]:
         np.take(cand, pos, axis=0, out=buf, mode="clip")
-        twice |= once & buf
+        np.bitwise_and(once, buf, out=both)
+        twice |= both
         once |= buf
-    nowhere = ((once | real) != full).any(axis=0)
+    nowhere = np.bitwise_and.reduce(once | used[: t.units], axis=0) != full
     hidden = np.zeros_like(used)
     np.bitwise_and(once, ~twice, out=hidden[: t.units])
     forced = hidden[t.owners[0]]
     for own in t.owners[1:]:
         forced |= hidden[own]
     forced &= cand
-    two_values = ((forced & (forced - 1)) != 0).any(axis=0)
+    two_values = np.bitwise_or.reduce(forced & (forced - 1), axis=0) != 0
     new |= forced
-    return cand, new, open_without | nowhere | two_values
+    return cand, new, no_candidate | nowhere | two_values
+
+
+# --- mask helpers (fixed-width integers, or Python ints in object arrays) -------------
+
+
+def _bits(values: np.ndarray, t: _Tables) -> np.ndarray:
+    """Masks of values (0 -> 0, d -> bit d-1)."""
+    if t.wide:
+        return t.bit[values]
+    v = values.astype(t.mask_dtype)
+    # 0 - 1 wraps to the largest value, and numpy shifts by the width or more give 0.
+    return np.left_shift(1, v - 1, dtype=t.mask_dtype)
 
 
 def _keep_where(masks: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -468,15 +523,15 @@ def _keep_where(masks: np.ndarray, keep: np.ndarray) -> np.ndarray:
 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
-    """Number of set bits of each mask, as int64."""
+    """Number of set bits of each mask."""
     if masks.dtype == object:
         return np.vectorize(int.bit_count, otypes=[np.int64])(masks)
-    return np.bitwise_count(masks).astype(np.int64)
+    return np.bitwise_count(masks)
 
 
-def _values(placed: np.ndarray) -> np.ndarray:
-    """Values (uint8, 0 for an open cell) of single-bit masks."""
-    if placed.dtype == object:
-        return np.vectorize(int.bit_length, otypes=[np.uint8])(placed)
-    # For a single bit 1 << (d-1), the bits below it number d-1.
-    return ((np.bitwise_count(placed - 1) + 1) * (placed != 0)).astype(np.uint8)
+def _values(masks: np.ndarray) -> np.ndarray:
+    """Values (uint8) of single-bit masks; 0 stays 0."""
+    if masks.dtype == object:
+        return np.vectorize(int.bit_length, otypes=[np.uint8])(masks)
+    # frexp(2**(d-1)) = (0.5, d), exact in floating point; frexp(0) = (0, 0).
+    return np.frexp(masks)[1].astype(np.uint8)
