@@ -54,7 +54,7 @@ CONNECT_TIMEOUT = 5.0
 WORKER_TIMEOUT = 60.0
 
 #: Bounds of the default (adaptive) partition size, in records.
-SMALLEST_PARTITION = 16
+SMALLEST_PARTITION = 4
 LARGEST_PARTITION = 50_000
 
 #: Shortest partition worth sending, in seconds of solving, whatever the overhead.
@@ -187,7 +187,7 @@ def _local_cluster(workers: int | None) -> Any:
         processes=True,
         host="127.0.0.1",
         dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
+        silence_logs=logging.CRITICAL,  # shutdown races log errors that mean nothing
     )
 
 
