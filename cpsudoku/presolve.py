@@ -84,10 +84,13 @@ class BlockResult:
             reports ``invalid`` with a precise message from the slow path).
         solutions: ``(B, n*n)`` uint8 values 1..n where status is ``UNIQUE`` (checked
             by :func:`verify_block`). For ``UNDECIDED`` rows: the grid after the pass
-            (givens plus every single placed, 0 = open). Zeros otherwise.
-        candidates: ``(B, n*n)`` bitmasks (bit ``d-1`` = value ``d`` possible) where
-            status is ``UNDECIDED``: a filled cell has its own value's bit only, an
-            open cell at least two bits. Zeros otherwise.
+            (givens plus every single placed, 0 = open), a smaller puzzle with the
+            same solutions for the engine that takes over. Zeros otherwise.
+        candidates: ``(B, n*n)`` bitmasks (bit ``d-1`` = value ``d`` possible), in the
+            narrowest unsigned type that holds n bits (object for n > 64). For
+            ``UNDECIDED`` rows, the state after the pass: a filled cell has its own
+            value's bit only, an open cell at least two bits. For ``UNIQUE`` rows, the
+            solution's bits. Zeros otherwise.
     """
 
     status: np.ndarray
@@ -253,7 +256,7 @@ def format_block(solutions: np.ndarray, geometry: Geometry) -> list[str]:
     if grid.shape[0] == 0:
         return []
     out = np.empty((grid.shape[0], t.cells + 1), dtype=np.uint8)
-    np.take(t.symbol, grid, out=out[:, : t.cells])
+    np.take(t.symbol, grid, out=out[:, : t.cells], mode="clip")  # range checked above
     out[:, t.cells] = ord("\n")
     return out.tobytes().decode("ascii").split("\n")[:-1]
 
@@ -351,8 +354,9 @@ def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
     block = _check_block(values, t, "values")
     count = block.shape[0]
     status = np.zeros(count, dtype=np.int8)
-    solutions = np.zeros((count, t.cells), dtype=np.uint8)
-    candidates = np.zeros((count, t.cells), dtype=t.mask_dtype)
+    # Every chunk writes all its rows; np.empty spares zeroing pages only to overwrite them.
+    solutions = np.empty((count, t.cells), dtype=np.uint8)
+    candidates = np.empty((count, t.cells), dtype=t.mask_dtype)
     step = _chunk_rows(t)
     for start in range(0, count, step):
         chunk = slice(start, start + step)
@@ -511,8 +515,9 @@ def _bits(values: np.ndarray, t: _Tables) -> np.ndarray:
     if t.wide:
         return t.bit[values]
     v = values.astype(t.mask_dtype)
-    # 0 - 1 wraps to the largest value, and numpy shifts by the width or more give 0.
-    return np.left_shift(1, v - 1, dtype=t.mask_dtype)
+    # Shift by d-1 for d >= 1; an empty cell shifts by 0 and is then zeroed (a shift by
+    # the type's width or more, as 0 - 1 would give, is undefined in C).
+    return np.left_shift(1, np.maximum(v, 1) - 1, dtype=t.mask_dtype) * (v != 0)
 
 
 def _keep_where(masks: np.ndarray, keep: np.ndarray) -> np.ndarray:
