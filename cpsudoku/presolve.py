@@ -446,7 +446,7 @@ def _check(used: np.ndarray, placed: np.ndarray, t: _Tables) -> tuple[np.ndarray
     puzzle is done iff every unit's mask is full.
     """
     real = used[: t.units]
-    if t.sum_dtype is None:  # 33 <= n <= 64: the sums could overflow; count bits
+    if t.sum_dtype is None:  # n = 51..64 for Sudoku: the sums could overflow; count bits
         have = _popcount(real).sum(axis=0)
         want = _weighted(placed != 0, t)
         clash = have != want
