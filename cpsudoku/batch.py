@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -23,14 +24,19 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import IO, Any, TypeVar
 
+import numpy as np
+
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
-from cpsudoku.grid import Geometry
+from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+#: Backend name of the rows the whole-array logic pass decided.
+LOGIC = "logic"
 
 #: A batch row without its index and puzzle: status, solution, backend, seconds, error.
 Row = tuple[str, str, str, float, str]
@@ -45,6 +51,7 @@ class SolveOptions:
     time_limit: float | None = None
     box: str | None = None
     verify_with: str | None = None
+    presolve: bool = True
 
 
 @dataclass(slots=True)
@@ -120,34 +127,136 @@ def _solution_mismatch(expected: str, result: Result, options: SolveOptions) -> 
 
 
 def solve_records(records: Sequence[Record], options: SolveOptions) -> list[Row]:
-    """Solve a chunk of dataset records into batch rows (runs inside a worker)."""
-    rows: list[Row] = []
-    for record in records:
+    """Solve a chunk of dataset records into batch rows (runs inside a worker).
+
+    With ``options.presolve`` the whole-array logic pass decides first every record it
+    can (backend ``logic``); the engine gets only the rest, with the cells the pass
+    forced already filled in.
+    """
+    rows: list[Row | None] = [None] * len(records)
+    reduced: dict[int, Puzzle] = {}
+    if options.presolve:
+        _logic_rows(records, options, rows, reduced)
+    out: list[Row] = []
+    for k, (record, row) in enumerate(zip(records, rows, strict=True)):
+        out.append(row if row is not None else _engine_row(record, options, reduced.get(k)))
+    return out
+
+
+def _engine_row(record: Record, options: SolveOptions, reduced: Puzzle | None) -> Row:
+    """One record solved by the engine (``reduced``: the same puzzle after the logic pass)."""
+    if record.error:
+        return (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
+    result = _solve_one(record.puzzle if reduced is None else reduced, options)
+    return _finish_row(record, result, options)
+
+
+def _finish_row(record: Record, result: Result, options: SolveOptions) -> Row:
+    """The row of a result, with the solution-column check and the cross-check."""
+    notes = [result.error] if result.error else []
+    if record.solution:
+        mismatch = _solution_mismatch(record.solution, result, options)
+        if mismatch:
+            notes.append(mismatch)
+    if options.verify_with and result.status is not Status.INVALID:
+        disagreement = _cross_check(record.puzzle, result, options.verify_with, options)
+        if disagreement:
+            notes.append(disagreement)
+    solution = "" if result.solution is None else str(result.solution)
+    return (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
+
+
+def _logic_rows(
+    records: Sequence[Record],
+    options: SolveOptions,
+    rows: list[Row | None],
+    reduced: dict[int, Puzzle],
+) -> None:
+    """Fill ``rows`` for the records the whole-array logic pass decides.
+
+    Records are grouped by geometry (from ``--box`` or their length); undecided ones
+    get their reduced puzzle in ``reduced``. Records the bulk parser cannot read
+    (other text forms, bad input) are left to the per-record path, which parses them
+    or says precisely what is wrong.
+    """
+    from cpsudoku import presolve as logic
+
+    groups: dict[Geometry, list[int]] = {}
+    fixed = parse_box(options.box) if options.box else None
+    for k, record in enumerate(records):
         if record.error:
-            rows.append(
-                (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
-            )
             continue
-        result = _solve_one(record.puzzle, options)
-        notes = [result.error] if result.error else []
-        if record.solution:
-            mismatch = _solution_mismatch(record.solution, result, options)
-            if mismatch:
-                notes.append(mismatch)
-        if options.verify_with and result.status is not Status.INVALID:
-            disagreement = _cross_check(record.puzzle, result, options.verify_with, options)
-            if disagreement:
-                notes.append(disagreement)
-        solution = "" if result.solution is None else str(result.solution)
-        rows.append(
-            (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
-        )
-    return rows
+        g = fixed or _geometry_of_length(len(record.puzzle))
+        if g is not None:
+            groups.setdefault(g, []).append(k)
+    for g, members in groups.items():
+        start = time.perf_counter()
+        values, ok = logic.parse_block([records[k].puzzle for k in members], g)
+        chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
+        if not chosen:
+            continue
+        block = values[ok]
+        result = logic.presolve(block, g)
+        status = result.status
+        unique_rows = np.flatnonzero(status == logic.UNIQUE)
+        texts = logic.format_block(result.solutions[unique_rows], g)
+        seconds = (time.perf_counter() - start) / len(chosen)
+        solved = Status.UNIQUE if options.unique else Status.SOLVED
+        for j, text in zip(unique_rows.tolist(), texts, strict=True):
+            k = chosen[j]
+            rows[k] = _logic_row(records[k], solved, text, g, seconds, options)
+        for j in np.flatnonzero(status == logic.UNSOLVABLE).tolist():
+            k = chosen[j]
+            rows[k] = _logic_row(records[k], Status.UNSOLVABLE, "", g, seconds, options)
+        open_rows = np.flatnonzero(status == logic.UNDECIDED)
+        if open_rows.size:
+            # For undecided rows the pass returns the grid with its singles placed:
+            # same solutions as the input, fewer open cells for the engine.
+            forced = result.solutions[open_rows]
+            for j, cells in zip(open_rows.tolist(), forced.tolist(), strict=True):
+                reduced[chosen[j]] = Puzzle(g, tuple(cells))
+
+
+def _logic_row(
+    record: Record, status: Status, text: str, g: Geometry, seconds: float, options: SolveOptions
+) -> Row:
+    """The row of a record the logic pass decided; checks run only when asked for."""
+    if not record.solution and not options.verify_with:
+        return (status.value, text, LOGIC, seconds, "")
+    solution = Puzzle(g, tuple(parse(text, g, check=False).cells)) if text else None
+    return _finish_row(record, Result(status, solution, LOGIC, seconds), options)
+
+
+def _geometry_of_length(length: int) -> Geometry | None:
+    """The default geometry of a one-line puzzle of ``length`` symbols (n <= 35)."""
+    n = math.isqrt(length)
+    if n * n != length or not 1 <= n <= len(SYMBOLS):
+        return None
+    return geometry_for_size(n)
 
 
 def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[Result]:
-    """Solve a chunk of puzzles into Results (runs inside a worker)."""
-    return [_solve_one(p, options) for p in puzzles]
+    """Solve a chunk of puzzles into Results (runs inside a worker).
+
+    Text puzzles go through the whole-array logic pass first when
+    ``options.presolve`` is set, exactly as in :func:`solve_records`.
+    """
+    rows: list[Row | None] = [None] * len(puzzles)
+    reduced: dict[int, Puzzle] = {}
+    if options.presolve:
+        records = [
+            Record(k, p.strip() if isinstance(p, str) else "") for k, p in enumerate(puzzles)
+        ]
+        _logic_rows(records, options, rows, reduced)
+    results = []
+    for k, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True)):
+        if row is None:
+            results.append(_solve_one(reduced.get(k, puzzle), options))
+        else:
+            status, text, backend, seconds, _error = row
+            solution = parse(text, options.box, check=False) if text else None
+            results.append(Result(Status(status), solution, backend, seconds))
+    return results
 
 
 _worker_options: SolveOptions | None = None
@@ -269,6 +378,7 @@ def solve_many(
     unique: bool = True,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    presolve: bool = True,
 ) -> Iterator[Result]:
     """Solve many puzzles, one Result per input, in input order.
 
@@ -283,12 +393,14 @@ def solve_many(
         unique: prove uniqueness (False: stop at the first solution, status ``solved``).
         time_limit: seconds per puzzle.
         box: box shape for all puzzles, when it cannot be inferred.
+        presolve: run the whole-array logic pass on each chunk first; puzzles it
+            decides get backend ``logic``. Statuses and solutions are the same either way.
 
     >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
     ['unique', 'invalid']
     """
     box_text = box.box_shape if isinstance(box, Geometry) else box
-    options = SolveOptions(backend, unique, time_limit, box_text)
+    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve)
     get_backend(backend)  # an unknown backend fails here, not in a worker
     for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
         yield from results

@@ -226,6 +226,12 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="records per partition (one Parquet file each); default: adaptive, sized "
         "from the measured per-task overhead",
     )
+    p.add_argument(
+        "--no-presolve",
+        action="store_true",
+        help="send every record to the engine (default: the whole-array logic pass decides "
+        "what singles alone can, backend logic)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
 
@@ -288,7 +294,14 @@ def _run_batch(args: argparse.Namespace) -> int:
     get_backend(spec)  # unknown backends are a usage error before any work starts
     if args.verify_with:
         get_backend(args.verify_with)
-    options = SolveOptions(spec, not args.no_unique, args.time_limit, args.box, args.verify_with)
+    options = SolveOptions(
+        spec,
+        not args.no_unique,
+        args.time_limit,
+        args.box,
+        args.verify_with,
+        not args.no_presolve,
+    )
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
     try:
