@@ -74,7 +74,7 @@ def test_dataframe_gets_batch_columns(client: distributed.Client, kaggle_csv: Pa
     )
     assert result["status"].tolist() == [row[0] for row in expected] + ["invalid"]
     assert result["solution"].tolist()[: len(EASY)] == [row[1] for row in expected[: len(EASY)]]
-    assert set(result["backend"].iloc[: len(EASY)]) == {FAST}
+    assert result["backend"].tolist()[: len(EASY)] == [row[2] for row in expected[: len(EASY)]]
     assert (result["seconds"] >= 0).all()
     errors = result["error"].tolist()
     assert "solution differs" in errors[3]
