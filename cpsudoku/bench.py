@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cpsudoku.backends import Backend, create_backend
+from cpsudoku.backends import Backend, create_backend, get_backend
 from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.formats import parse, read_records
 from cpsudoku.grid import Puzzle
@@ -229,14 +229,85 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
     return run
 
 
-#: Engines that are not registry backends: name -> factory(give_up) -> Runner.
-SPECIAL_ENGINES: dict[str, Callable[[int], Runner]] = {}
+#: Status of a puzzle the logic pass alone could not decide.
+UNDECIDED = "undecided"
+
+
+def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+    """The whole-array logic pass alone on the dataset as one block.
+
+    Each puzzle is charged the block's time divided by its size; what singles cannot
+    decide is ``undecided`` (neither solved nor a timeout).
+    """
+    from cpsudoku import presolve as logic
+
+    groups: dict[int, list[int]] = defaultdict(list)
+    for k, text in enumerate(puzzles):
+        groups[len(text)].append(k)
+    out: dict[int, Measurement] = {}
+    for members in groups.values():
+        texts = [puzzles[k] for k in members]
+        g = parse(texts[0], check=False).geometry
+        start = time.perf_counter()
+        values, ok = logic.parse_block(texts, g)
+        result = logic.presolve(values, g)
+        unique = result.status == logic.UNIQUE
+        solved = logic.format_block(result.solutions[unique], g)
+        each = (time.perf_counter() - start) / len(members)
+        names = {
+            logic.UNIQUE: Status.UNIQUE.value,
+            logic.UNSOLVABLE: Status.UNSOLVABLE.value,
+            logic.CONFLICT: Status.INVALID.value,
+        }
+        solutions = iter(solved)
+        for k, code, good in zip(members, result.status.tolist(), ok.tolist(), strict=True):
+            status = names.get(code, UNDECIDED) if good else Status.INVALID.value
+            text = next(solutions) if good and code == logic.UNIQUE else ""
+            out[k] = Measurement(dataset, "logic", k, puzzles[k], status, each, text)
+    yield from (out[k] for k in range(len(puzzles)))
+
+
+def _pipeline_runner(spec: str) -> Runner:
+    """The logic pass, then ``spec`` on what it leaves: the batch pipeline in one process."""
+
+    def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+        from cpsudoku.batch import SolveOptions, solve_records
+        from cpsudoku.formats import Record
+
+        name = f"logic+{spec}"
+        options = SolveOptions(spec, True, time_limit)
+        warm = parse(puzzles[0], check=False) if puzzles else None
+        if warm is not None:  # encode the rules untimed, as for the other engines
+            empty = Puzzle(warm.geometry, (0,) * warm.geometry.cells)
+            get_backend(spec).solve(empty, unique=False, time_limit=min(time_limit, 2.0))
+        records = [Record(k, p) for k, p in enumerate(puzzles)]
+        for start in range(0, len(records), 1000):
+            chunk = records[start : start + 1000]
+            rows = solve_records(chunk, options)
+            for record, (status, solution, _backend, seconds, error) in zip(
+                chunk, rows, strict=True
+            ):
+                yield Measurement(
+                    dataset,
+                    name,
+                    record.index,
+                    record.puzzle,
+                    status,
+                    seconds,
+                    solution,
+                    error=error,
+                )
+
+    return run
 
 
 def make_runner(spec: str, give_up: int) -> Runner:
-    """The runner for an engine spec (a backend spec, or a special engine name)."""
-    if spec in SPECIAL_ENGINES:
-        return SPECIAL_ENGINES[spec](give_up)
+    """The runner for an engine spec: a backend spec, ``logic``, or ``logic+SPEC``."""
+    if spec == "logic":
+        return _logic_runner
+    if spec.startswith("logic+"):
+        create_backend(spec[len("logic+") :]).close()
+        return _pipeline_runner(spec[len("logic+") :])
     create_backend(spec).close()  # fail early on an unknown or unavailable engine
     return _backend_runner(spec, give_up)
 

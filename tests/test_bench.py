@@ -112,3 +112,17 @@ def test_disagreement_detection() -> None:
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--list"]) == 0
     assert "forum_hardest_1106" in capsys.readouterr().out
+
+
+def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    assert main(["bench", "--datasets", "easy_kaggle1m", "clue17", "--backends",
+                 "backtrack,logic,logic+backtrack", "--limit", "40", "--out", str(out)]) == 0
+    with (out / "results.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    logic = [r for r in rows if r["engine"] == "logic"]
+    assert {r["status"] for r in logic} <= {"unique", "undecided"}
+    assert all(r["status"] == "unique" for r in logic if r["dataset"] == "easy_kaggle1m")
+    pipeline = [r["status"] for r in rows if r["engine"] == "logic+backtrack"]
+    assert pipeline == ["unique"] * 80
+    assert all(r["agree"] == "1" for r in rows)
