@@ -21,6 +21,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import islice
 from typing import IO, Any, TypeVar
 
@@ -227,6 +228,7 @@ def _logic_row(
     return _finish_row(record, Result(status, solution, LOGIC, seconds), options)
 
 
+@cache
 def _geometry_of_length(length: int) -> Geometry | None:
     """The default geometry of a one-line puzzle of ``length`` symbols (n <= 35)."""
     n = math.isqrt(length)

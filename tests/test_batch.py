@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import read_lines
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cpsudoku import Result, Status, solve, solve_many
 from cpsudoku.batch import SolveOptions, _cross_check, resume_point
@@ -313,3 +315,25 @@ def test_resume_point_truncates_partial_rows(tmp_path: Path) -> None:
     out.write_text("\n".join(good) + "\n" + '{"index": 3, "puz')
     assert resume_point(str(out), "jsonl") == 3
     assert out.read_text() == "\n".join(good) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    fields=st.lists(
+        st.tuples(
+            st.text(alphabet='.12,"x\n\r ', max_size=12),
+            st.text(alphabet='123,"\n', max_size=6),
+            st.text(alphabet='ab ,"\n', max_size=8),
+        ),
+        max_size=5,
+    )
+)
+def test_fast_csv_rows_equal_csv_writer(fields: list[tuple[str, str, str]]) -> None:
+    import io
+
+    from cpsudoku.formats import format_rows
+
+    rows = [(i, p, "unique", s, "sat", "0.000100", e) for i, (p, s, e) in enumerate(fields)]
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    assert format_rows(rows, "csv") == buffer.getvalue()
