@@ -239,7 +239,12 @@ def _run_on_cluster(
     args: argparse.Namespace, options: SolveOptions, progress: bool, total: int | None
 ) -> Summary:
     """``batch --scheduler``: the same run on a Dask cluster (lazy import: optional extra)."""
-    from cpsudoku.cluster import ClusterError, DaskUnavailableError, run_cluster_batch
+    from cpsudoku.cluster import (
+        ClusterError,
+        DaskUnavailableError,
+        quiet_dask_logs,
+        run_cluster_batch,
+    )
     from cpsudoku.formats import read_records
 
     if args.jobs and args.scheduler != "local":
@@ -248,6 +253,7 @@ def _run_on_cluster(
     def log(text: str) -> None:
         print(f"cpsudoku batch: {text}", file=sys.stderr)
 
+    quiet_dask_logs()  # our one-line errors say it; the process ends right after
     try:
         return run_cluster_batch(
             read_records(args.input),

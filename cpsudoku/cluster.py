@@ -28,12 +28,13 @@ import pickle
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cpsudoku.backends import get_backend
-from cpsudoku.batch import SolveOptions, Summary, _Chunker, _default_jobs, solve_records
+from cpsudoku.batch import SolveOptions, Summary, _default_jobs, solve_records
 from cpsudoku.errors import CpSudokuError
 from cpsudoku.formats import Record
 
@@ -222,7 +223,8 @@ def connect(scheduler: str, workers: int | None = None) -> Iterator[Client]:
         _check_workers(client, scheduler)
         yield client
     finally:
-        client.close()
+        with contextlib.suppress(OSError, TimeoutError):  # a scheduler that went away
+            client.close()
         if cluster is not None:
             cluster.close()
 
@@ -253,10 +255,21 @@ def _check_workers(client: Client, scheduler: str) -> None:
         )
 
 
+def quiet_dask_logs() -> None:
+    """Silence the Dask client's own error logs in this process (the command line's choice).
+
+    When a scheduler goes away, the client logs its reconnection attempts with
+    tracebacks, some from its event-loop thread after the run has already failed
+    with one :class:`ClusterError` that says the same in a line; a command-line user
+    wants only that line. Process-wide and not undone: for a process about to exit.
+    """
+    for name in ("distributed.client", "distributed.comm"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def worker_threads(client: Client) -> int:
     """Worker threads the scheduler knows of (at least 1)."""
-    info = client.scheduler_info()
-    return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+    return max(1, sum(client.nthreads().values()))
 
 
 def dashboard_address(client: Client) -> str | None:
@@ -273,15 +286,50 @@ def dashboard_address(client: Client) -> str | None:
 def measure_task_overhead(client: Client, tasks: int | None = None) -> float:
     """Seconds per task of the cluster, measured on no-op tasks.
 
-    ``tasks`` no-op tasks (default: 8 per worker thread, at least 40) are submitted at
-    once and gathered; the wall time divided by their number is what one task costs
-    the scheduler, the network and the workers beyond its own work.
+    ``tasks`` no-op tasks (default: 2 per worker thread, at least 16) are submitted at
+    once and gathered, after one warm-up task per thread; the wall time divided by
+    their number is what one task costs the scheduler, the network and the workers
+    beyond its own work. It takes a few hundredths of a second on a small cluster.
     """
-    n = tasks or max(40, 8 * worker_threads(client))
-    client.gather(client.map(_noop, range(n), pure=False))  # warm the path first
+    threads = worker_threads(client)
+    n = tasks or max(16, 2 * threads)
+    client.gather(client.map(_noop, range(threads), pure=False))  # open the connections
     start = time.perf_counter()
     client.gather(client.map(_noop, range(n), pure=False))
     return (time.perf_counter() - start) / n
+
+
+class _Sizer:
+    """Records per partition: fixed, or adapted to about ``target`` seconds of solving.
+
+    The time per record is a decaying sum over the partitions seen (seconds over
+    records), so large partitions weigh more than the small first ones, whose fixed
+    per-call costs (a first solve, a whole-array pass over a few puzzles) would make the
+    puzzles look slow. The size grows at most eightfold per observation.
+    """
+
+    def __init__(self, fixed: int | None, target: float) -> None:
+        self.fixed = fixed
+        self.target = target
+        self.size = fixed or SMALLEST_PARTITION
+        self._records = 0.0
+        self._seconds = 0.0
+
+    def observe(self, records: int, seconds: float) -> None:
+        """Account for a partition of ``records`` that took ``seconds`` to solve."""
+        if self.fixed or records == 0:
+            return
+        self._records = 0.5 * self._records + records
+        self._seconds = 0.5 * self._seconds + seconds
+        per_record = max(self._seconds / self._records, 1e-7)
+        want = int(self.target / per_record)
+        self.size = max(SMALLEST_PARTITION, min(LARGEST_PARTITION, want, 8 * self.size))
+
+    def chunks(self, items: Iterable[Record]) -> Iterator[list[Record]]:
+        """Cut ``items`` into lists of the current size (read as each one is cut)."""
+        it = iter(items)
+        while chunk := list(islice(it, self.size)):
+            yield chunk
 
 
 def partition_target(overhead: float, threads: int) -> float:
@@ -338,11 +386,9 @@ def solve_on_cluster(
         summary.task_overhead = measure_task_overhead(client)
         target = partition_target(summary.task_overhead, threads)
     summary.target_seconds = target
-    chunker = _Chunker(
-        partition_size, target=target, smallest=SMALLEST_PARTITION, largest=LARGEST_PARTITION
-    )
+    sizer = _Sizer(partition_size, target)
     limit = window or 2 * threads + 2
-    parts = chunker.chunks(records)
+    parts = sizer.chunks(records)
     order: dict[str, int] = {}  # future key -> partition number
     sizes: dict[int, int] = {}
     ready: dict[int, EncodedRows] = {}
@@ -367,9 +413,9 @@ def solve_on_cluster(
         fill()
         for future in queue:
             number = order.pop(future.key)
-            block, seconds, pid, backend = future.result()
+            block, seconds, pid, backend = _result(future, number, client)
             del future  # let the cluster forget the partition's result
-            chunker.observe(sizes.pop(number), seconds)
+            sizer.observe(sizes.pop(number), seconds)
             summary.backends.setdefault(pid, set()).add(backend)
             ready[number] = block
             while written in ready:
@@ -379,9 +425,38 @@ def solve_on_cluster(
             fill()
     finally:
         pending = list(queue.futures)
-        if pending:
-            client.cancel(pending)
+        # Best effort: after a lost scheduler this fails too, and must not hide why.
+        with contextlib.suppress(Exception):
+            if pending:
+                client.cancel(pending)
         queue.clear()
+
+
+def _result(future: Any, number: int, client: Client) -> Any:
+    """A partition's result; the cluster's own failures become one clear ClusterError.
+
+    An exception raised by the solving code itself is re-raised unchanged (it is a bug
+    worth its traceback); a cancelled partition (the scheduler went away), a partition
+    that killed its workers again and again, or a lost connection is a ClusterError.
+    Rows already written stay, so the run can go on with ``--resume``.
+    """
+    from distributed.scheduler import KilledWorker
+
+    where = f"the Dask scheduler at {client.scheduler.address}"
+    try:
+        return future.result()
+    except KilledWorker as exc:
+        raise ClusterError(
+            f"partition {number} ended every worker that ran it ({exc}); "
+            f"the rows before it are written, so --resume carries on"
+        ) from None
+    except CancelledError:
+        raise ClusterError(
+            f"{where} dropped partition {number} (did the scheduler stop?); "
+            f"the rows before it are written, so --resume carries on"
+        ) from None
+    except OSError as exc:  # CommClosedError and friends: the network, not the solver
+        raise ClusterError(f"lost the connection to {where}: {exc}") from None
 
 
 def run_cluster_batch(
@@ -455,6 +530,7 @@ __all__ = [
     "dashboard_address",
     "measure_task_overhead",
     "partition_target",
+    "quiet_dask_logs",
     "require_distributed",
     "run_cluster_batch",
     "solve_on_cluster",
