@@ -87,7 +87,7 @@ def local_cluster(workers: int) -> Any:
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
         worker_dashboard_address=None,
         silence_logs=logging.CRITICAL,
     )
@@ -154,6 +154,25 @@ def cluster_run(address: str, path: Path, out: Path, options: SolveOptions) -> f
     return time.perf_counter() - start
 
 
+def interleaved(repeats: int, runs: dict[str, Callable[[], float]]) -> dict[str, Any]:
+    """Time every run ``repeats`` times, alternating between them; keep the best of each.
+
+    Alternating spreads the moments when other work on a shared machine steals CPU
+    over all the variants instead of charging it to whichever ran then.
+    """
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, run in runs.items():
+            times[name].append(run())
+    return {name: {"best": min(all_), "all": all_} for name, all_ in times.items()}
+
+
+def local_run(path: Path, out: Path, options: SolveOptions, jobs: int) -> float:
+    start = time.perf_counter()
+    run_batch(read_records(str(path)), str(out), options, jobs=jobs)
+    return time.perf_counter() - start
+
+
 def speedup(options: SolveOptions, hard: int, repeats: int, folder: Path) -> dict[str, Any]:
     """Wall time of the hard sample on a running local cluster of 1 and of 2 workers.
 
@@ -163,25 +182,27 @@ def speedup(options: SolveOptions, hard: int, repeats: int, folder: Path) -> dic
     """
     path = folder / "hard.txt"
     path.write_text("\n".join(r.puzzle for r in records("forum_hardest_1905_11plus", hard)) + "\n")
-    times: dict[str, Any] = {}
-    for workers in (1, 2):
-        with local_cluster(workers) as cluster:
-            address = cluster.scheduler_address
-            best, all_ = best_of(
-                repeats, lambda a=address: cluster_run(a, path, folder / "h.csv", options)
-            )
-        times[f"cluster_{workers}"] = {"best": best, "all": all_}
-        print(f"  cluster, {workers} worker(s): {best:.2f} s (runs: {_runs(all_)})")
-    for jobs in (1, 2):
-
-        def local(jobs: int = jobs) -> float:
-            start = time.perf_counter()
-            run_batch(read_records(str(path)), str(folder / "hl.csv"), options, jobs=jobs)
-            return time.perf_counter() - start
-
-        best, all_ = best_of(repeats, local)
-        times[f"local_jobs_{jobs}"] = {"best": best, "all": all_}
-        print(f"  local --jobs {jobs}:         {best:.2f} s (runs: {_runs(all_)})")
+    with local_cluster(1) as one, local_cluster(2) as two:
+        times = interleaved(
+            repeats,
+            {
+                "cluster_1": lambda: cluster_run(
+                    one.scheduler_address, path, folder / "h.csv", options
+                ),
+                "cluster_2": lambda: cluster_run(
+                    two.scheduler_address, path, folder / "h.csv", options
+                ),
+                "local_jobs_1": lambda: local_run(path, folder / "hl.csv", options, 1),
+                "local_jobs_2": lambda: local_run(path, folder / "hl.csv", options, 2),
+            },
+        )
+    for name, label in [
+        ("cluster_1", "cluster, 1 worker: "),
+        ("cluster_2", "cluster, 2 workers:"),
+        ("local_jobs_1", "local --jobs 1:    "),
+        ("local_jobs_2", "local --jobs 2:    "),
+    ]:
+        print(f"  {label} {times[name]['best']:.2f} s (runs: {_runs(times[name]['all'])})")
     ratio = times["cluster_1"]["best"] / times["cluster_2"]["best"]
     control = times["local_jobs_1"]["best"] / times["local_jobs_2"]["best"]
     print(f"  speed-up 2 vs 1 worker: {ratio:.2f}x (local --jobs 2 vs 1: {control:.2f}x)")
@@ -202,39 +223,39 @@ def _runs(times: list[float]) -> str:
 def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> dict[str, Any]:
     """Cluster batch against the local --jobs 2 batch on the repeated easy sample."""
     path = repeated_file("easy_kaggle1m", easy, folder)
-
-    def local() -> float:
-        start = time.perf_counter()
-        run_batch(read_records(str(path)), str(folder / "l.csv"), options, jobs=2)
-        return time.perf_counter() - start
-
-    def whole_local_cluster() -> float:
-        return cluster_run("local", path, folder / "c.csv", options)
-
-    local_best, local_all = best_of(repeats, local)
     with local_cluster(2) as cluster:
-        address = cluster.scheduler_address
-        running_best, running_all = best_of(
-            repeats, lambda: cluster_run(address, path, folder / "c.csv", options)
+        times = interleaved(
+            repeats,
+            {
+                "local_jobs2": lambda: local_run(path, folder / "l.csv", options, 2),
+                "running_cluster": lambda: cluster_run(
+                    cluster.scheduler_address, path, folder / "c.csv", options
+                ),
+            },
         )
-    whole_best, whole_all = best_of(repeats, whole_local_cluster)
+    times |= interleaved(
+        repeats, {"scheduler_local": lambda: cluster_run("local", path, folder / "c.csv", options)}
+    )
+    local_best = times["local_jobs2"]["best"]
     result = {
         "load_average": os.getloadavg()[0],
         "records": easy,
-        "local_jobs2": {"best": local_best, "all": local_all},
-        "running_cluster": {"best": running_best, "all": running_all},
-        "scheduler_local": {"best": whole_best, "all": whole_all},
-        "overhead_running": running_best / local_best - 1,
-        "overhead_scheduler_local": whole_best / local_best - 1,
+        **times,
+        "overhead_running": times["running_cluster"]["best"] / local_best - 1,
+        "overhead_scheduler_local": times["scheduler_local"]["best"] / local_best - 1,
     }
-    print(f"  local --jobs 2:                 {local_best:.2f} s ({easy / local_best:,.0f}/s)")
     print(
-        f"  running 2-worker cluster:       {running_best:.2f} s "
-        f"({result['overhead_running']:+.1%})"
+        f"  local --jobs 2:                 {local_best:.2f} s ({easy / local_best:,.0f}/s; "
+        f"runs: {_runs(times['local_jobs2']['all'])})"
     )
     print(
-        f"  --scheduler local (with start): {whole_best:.2f} s "
-        f"({result['overhead_scheduler_local']:+.1%})",
+        f"  running 2-worker cluster:       {times['running_cluster']['best']:.2f} s "
+        f"({result['overhead_running']:+.1%}; runs: {_runs(times['running_cluster']['all'])})"
+    )
+    print(
+        f"  --scheduler local (with start): {times['scheduler_local']['best']:.2f} s "
+        f"({result['overhead_scheduler_local']:+.1%}; "
+        f"runs: {_runs(times['scheduler_local']['all'])})",
         flush=True,
     )
     return result

@@ -36,7 +36,7 @@ def client() -> Iterator[distributed.Client]:
             n_workers=2,
             threads_per_worker=1,
             processes=False,
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",  # None would still take 8787, maybe in use
             worker_dashboard_address=None,
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as c,
