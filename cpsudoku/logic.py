@@ -42,6 +42,7 @@ from functools import cache
 from itertools import combinations
 
 from cpsudoku.errors import CpSudokuError
+from cpsudoku.formats import PuzzleLike, parse
 from cpsudoku.grid import Geometry, Puzzle
 from cpsudoku.result import Status
 
@@ -933,3 +934,35 @@ def rate_puzzle(puzzle: Puzzle, *, max_trials: int = DEFAULT_MAX_TRIALS) -> Rati
         score,
         Grade.of(score),
     )
+
+
+def rate(
+    puzzle: PuzzleLike,
+    *,
+    box: str | Geometry | None = None,
+    backend: str | None = None,
+    max_trials: int = DEFAULT_MAX_TRIALS,
+) -> Rating:
+    """Rate a puzzle given in any form :func:`cpsudoku.parse` accepts.
+
+    A solver (``backend``; by default ``sat`` when registered, else the oracle) first
+    counts the solutions up to two, so a puzzle with none or several comes back at
+    once with status ``unsolvable`` or ``multiple`` and no score; otherwise the
+    puzzle is solved and rated by :func:`rate_puzzle`.
+
+    Raises:
+        PuzzleError: the puzzle is malformed or its givens clash.
+
+    >>> r = rate("1.343..2.3..2..3")
+    >>> r.grade, r.steps[0].text
+    (<Grade.EASY: 'easy'>, 'r1c2 = 2: naked single')
+    """
+    from cpsudoku.backends import get_backend
+    from cpsudoku.generate import checker_backend  # here: generate imports this module
+
+    parsed = parse(puzzle, box)
+    found = get_backend(backend or checker_backend()).count(parsed, limit=2)
+    if found.count != 1:
+        status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
+        return Rating(parsed, status)
+    return rate_puzzle(parsed, max_trials=max_trials)

@@ -1,0 +1,504 @@
+"""Complete grids and puzzles with one solution, for any box shape.
+
+Grids (:func:`generate_grid`): a randomized backtracking fill, as the classic
+write-ups do it: singles propagation, then the open cell with the fewest candidates
+(ties broken at random) gets its candidates in random order; a fill that takes too
+many nodes restarts. The filled grid then goes through a uniformly random validity-
+preserving symmetry: relabelling of the values, permutations of bands, of rows within
+each band, of stacks and of columns within each stack, and a transposition when the
+boxes are square. All randomness comes from one ``random.Random``, so a seed
+reproduces everything.
+
+How uniform is that? Every valid grid can come out, and the final symmetry makes
+grids that are images of each other under those operations exactly equally likely.
+Across essentially different grids it is *not* proven uniform: a backtracking fill
+reaches some grids by more paths than others. (Shuffling one fixed pattern grid, the
+cheap alternative, is far worse: it only ever yields the images of that one grid.)
+
+Puzzles (:func:`generate_puzzle`, :func:`generate_puzzles`): start from a complete
+grid and remove clues in random order, keeping a removal only while the puzzle still
+has exactly one solution. Removing clues never removes solutions, so one pass over
+the cells gives a *minimal* puzzle (no clue can be removed) or stops at a clue target.
+With a symmetry, clues are removed in orbits (a cell and its mirror or 180-degree
+image) and minimal means no orbit can be removed. Uniqueness is checked by the fast
+backend (``sat`` when registered, else the ``backtrack`` oracle) as a count to 2; a
+removal whose cells are naked singles of the remaining clues cannot add a solution
+and skips the solver. A difficulty target generates and rates (:mod:`cpsudoku.logic`)
+until the grade matches, within a bounded number of attempts.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TextIO
+
+from cpsudoku.backends import REGISTRY, Backend, get_backend
+from cpsudoku.errors import CpSudokuError
+from cpsudoku.grid import Geometry, Puzzle, parse_box
+from cpsudoku.logic import Grade, Rating, rate_puzzle
+
+#: Attempts (grids tried) per puzzle before a clue or difficulty target is given up.
+DEFAULT_ATTEMPTS = 100
+
+#: Search nodes of one randomized fill before it restarts (rarely reached below 25x25).
+_FILL_NODES = 2_000
+
+
+class GenerationError(CpSudokuError, RuntimeError):
+    """A generation target (clue count, difficulty) was not reached in the attempts."""
+
+
+class Symmetry(StrEnum):
+    """Which clue patterns are kept: clues are removed a whole orbit at a time."""
+
+    NONE = "none"
+    """No symmetry: clues are removed one at a time."""
+    ROTATIONAL = "rotational"
+    """180-degree rotational symmetry: cell (r, c) goes with (n-1-r, n-1-c)."""
+    MIRROR = "mirror"
+    """Left-right mirror symmetry: cell (r, c) goes with (r, n-1-c)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedPuzzle:
+    """A generated puzzle with what is known about it.
+
+    Attributes:
+        puzzle: the puzzle (0 = empty), with exactly one solution.
+        solution: its solution.
+        rating: the logic rating when a difficulty was asked for, else None.
+        attempts: grids tried to reach the targets (1 when the first one did).
+        checks: uniqueness checks the solver made (naked-single shortcuts excluded).
+    """
+
+    puzzle: Puzzle
+    solution: Puzzle
+    rating: Rating | None = None
+    attempts: int = 1
+    checks: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        """The record written to .jsonl and .csv datasets."""
+        out: dict[str, object] = {"puzzle": str(self.puzzle), "solution": str(self.solution)}
+        if self.rating is not None:
+            out["grade"] = None if self.rating.grade is None else str(self.rating.grade)
+            out["score"] = self.rating.score
+        return out
+
+
+def checker_backend() -> str:
+    """The backend used for uniqueness checks: ``sat`` when registered, else the oracle."""
+    return "sat" if "sat" in REGISTRY else "backtrack"
+
+
+def _geometry(box: str | Geometry) -> Geometry:
+    return parse_box(box) if isinstance(box, str) else box
+
+
+def _rng(seed: int | None, rng: random.Random | None) -> random.Random:
+    if rng is not None and seed is not None:
+        raise ValueError("give seed or rng, not both")
+    return rng if rng is not None else random.Random(seed)
+
+
+# --------------------------------------------------------------------------- grids
+
+
+def _propagate(
+    vals: list[int],
+    used: list[int],
+    unit_cells: tuple[tuple[int, ...], ...],
+    units_of: tuple[tuple[int, ...], ...],
+    full: int,
+) -> dict[int, int] | None:
+    """Naked and hidden singles to a fixpoint, in place.
+
+    Returns the candidate masks of the open cells (empty when the grid is full), or
+    None on a contradiction.
+    """
+    while True:
+        cand: dict[int, int] = {}
+        placed = False
+        for i, v in enumerate(vals):
+            if v:
+                continue
+            m = full
+            for u in units_of[i]:
+                m &= ~used[u]
+            if not m:
+                return None
+            if m & (m - 1):
+                cand[i] = m
+            else:
+                vals[i] = m.bit_length()
+                for u in units_of[i]:
+                    used[u] |= m
+                placed = True
+        if placed:
+            continue
+        for u, cells in enumerate(unit_cells):
+            once = twice = 0
+            for i in cells:
+                m = cand.get(i, 0)
+                twice |= once & m
+                once |= m
+            if (once | used[u]) != full:
+                return None
+            hidden = once & ~twice & ~used[u]
+            while hidden:
+                bit = hidden & -hidden
+                hidden ^= bit
+                i = next(i for i in cells if cand.get(i, 0) & bit)
+                if vals[i] or any(used[w] & bit for w in units_of[i]):
+                    return None
+                vals[i] = bit.bit_length()
+                for w in units_of[i]:
+                    used[w] |= bit
+                placed = True
+        if not placed:
+            return cand
+
+
+def _choice(cand: dict[int, int], rng: random.Random) -> tuple[int, list[int]]:
+    """A random open cell among those with the fewest candidates, values shuffled."""
+    fewest = min(m.bit_count() for m in cand.values())
+    cell = rng.choice([i for i, m in cand.items() if m.bit_count() == fewest])
+    m = cand[cell]
+    values = [d for d in range(1, m.bit_length() + 1) if m >> (d - 1) & 1]
+    rng.shuffle(values)
+    return cell, values
+
+
+def _fill(g: Geometry, rng: random.Random) -> list[int] | None:
+    """One randomized backtracking fill of the empty grid; None after too many nodes."""
+    unit_cells, units_of = g.unit_cells, g.units_of
+    full = (1 << g.n) - 1
+    vals = [0] * g.cells
+    used = [0] * len(unit_cells)
+    cand = _propagate(vals, used, unit_cells, units_of, full)
+    if cand is None:  # cannot happen for an empty grid; kept for the type checker
+        return None
+    cell, values = _choice(cand, rng)
+    stack = [(vals, used, cell, values)]
+    nodes = 0
+    while stack:
+        vals, used, cell, values = stack[-1]
+        if not values:
+            stack.pop()
+            continue
+        nodes += 1
+        if nodes > _FILL_NODES:
+            return None
+        v = values.pop()
+        child_vals, child_used = vals.copy(), used.copy()
+        child_vals[cell] = v
+        for u in units_of[cell]:
+            child_used[u] |= 1 << (v - 1)
+        child_cand = _propagate(child_vals, child_used, unit_cells, units_of, full)
+        if child_cand is None:
+            continue
+        if not child_cand:
+            return child_vals
+        child_cell, child_values = _choice(child_cand, rng)
+        stack.append((child_vals, child_used, child_cell, child_values))
+    return None
+
+
+def _shuffle_symmetry(g: Geometry, cells: Sequence[int], rng: random.Random) -> list[int]:
+    """Apply a uniformly random validity-preserving transformation of the grid."""
+    n, br, bc = g.n, g.box_rows, g.box_cols
+    bands = rng.sample(range(n // br), n // br)
+    rows = [b * br + r for b in bands for r in rng.sample(range(br), br)]
+    stacks = rng.sample(range(n // bc), n // bc)
+    cols = [s * bc + c for s in stacks for c in rng.sample(range(bc), bc)]
+    labels = [0, *rng.sample(range(1, n + 1), n)]
+    out = [labels[cells[r * n + c]] for r in rows for c in cols]
+    if br == bc and rng.random() < 0.5:
+        out = [out[c * n + r] for r in range(n) for c in range(n)]
+    return out
+
+
+def random_grid(g: Geometry, rng: random.Random) -> Puzzle:
+    """A random complete grid of geometry ``g``, drawn with ``rng`` (see the module)."""
+    while True:
+        cells = _fill(g, rng)
+        if cells is not None:
+            return Puzzle(g, tuple(_shuffle_symmetry(g, cells, rng)))
+
+
+def generate_grid(
+    box: str | Geometry = "3x3", *, seed: int | None = None, rng: random.Random | None = None
+) -> Puzzle:
+    """A random complete, valid grid of the given box shape.
+
+    Args:
+        box: box shape, ``"3x3"`` (9x9), ``"2x3"`` (6x6), ``"4x4"`` (16x16), ...
+        seed: makes the result reproducible.
+        rng: draw from this generator instead (for a reproducible sequence).
+
+    >>> str(generate_grid("2x2", seed=7)) == str(generate_grid("2x2", seed=7))
+    True
+    """
+    return random_grid(_geometry(box), _rng(seed, rng))
+
+
+# --------------------------------------------------------------------------- puzzles
+
+
+def orbits(g: Geometry, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
+    """The groups of cells that are emptied together under ``symmetry``."""
+    n, size = g.n, g.cells
+    sym = Symmetry(symmetry)
+    seen: set[int] = set()
+    out = []
+    for i in range(size):
+        if i in seen:
+            continue
+        r, c = divmod(i, n)
+        if sym is Symmetry.ROTATIONAL:
+            image = size - 1 - i
+        elif sym is Symmetry.MIRROR:
+            image = r * n + n - 1 - c
+        else:
+            image = i
+        orbit = (i,) if image == i else (i, image)
+        seen.update(orbit)
+        out.append(orbit)
+    return out
+
+
+class _Remover:
+    """Clue removal against one uniqueness checker, with a naked-single shortcut."""
+
+    def __init__(self, g: Geometry, backend: Backend) -> None:
+        self.g = g
+        self.backend = backend
+        self.full = (1 << g.n) - 1
+        self.checks = 0
+
+    def _forced(self, cells: list[int], orbit: tuple[int, ...], solution: tuple[int, ...]) -> bool:
+        """True when every emptied cell is a naked single of the remaining clues."""
+        peers = self.g.peers
+        for i in orbit:
+            seen = 1 << (solution[i] - 1)
+            for j in peers[i]:
+                v = cells[j]
+                if v:
+                    seen |= 1 << (v - 1)
+            if seen != self.full:
+                return False
+        return True
+
+    def unique(self, cells: list[int]) -> bool:
+        """True when the puzzle ``cells`` has exactly one solution (solver check)."""
+        self.checks += 1
+        found = self.backend.search(Puzzle(self.g, tuple(cells)), 2, None)
+        if found.timed_out or (found.count < 2 and not found.exhausted):
+            raise GenerationError(f"{self.backend.spec} could not settle a uniqueness check")
+        return found.count == 1
+
+    def remove(
+        self,
+        solution: tuple[int, ...],
+        order: list[tuple[int, ...]],
+        clues: int | None,
+    ) -> list[int]:
+        """Empty the orbits of ``order`` that keep the puzzle unique, down to ``clues``."""
+        cells = list(solution)
+        givens = len(cells)
+        for orbit in order:
+            if clues is not None and givens - len(orbit) < clues:
+                continue
+            for i in orbit:
+                cells[i] = 0
+            if self._forced(cells, orbit, solution) or self.unique(cells):
+                givens -= len(orbit)
+                if givens == clues:
+                    break
+            else:
+                for i in orbit:
+                    cells[i] = solution[i]
+        return cells
+
+
+def _resolve_backend(backend: str | Backend | None) -> Backend:
+    if isinstance(backend, Backend):
+        return backend
+    return get_backend(backend or checker_backend())
+
+
+def generate_puzzle(
+    box: str | Geometry = "3x3",
+    *,
+    clues: int | None = None,
+    symmetry: Symmetry | str = Symmetry.NONE,
+    difficulty: Grade | str | None = None,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    backend: str | Backend | None = None,
+    max_attempts: int = DEFAULT_ATTEMPTS,
+) -> GeneratedPuzzle:
+    """One puzzle with exactly one solution.
+
+    Args:
+        box: box shape, e.g. ``"3x3"`` for 9x9 or ``"4x4"`` for 16x16.
+        clues: stop removing at exactly this many clues; None (the default) removes
+            until the puzzle is minimal (no clue, or orbit, can be removed).
+        symmetry: ``"none"``, ``"rotational"`` (180 degrees) or ``"mirror"``.
+        difficulty: a grade of :class:`cpsudoku.logic.Grade` (``"easy"`` ...
+            ``"extreme"``); puzzles are generated and rated until one has it.
+        seed: makes the result reproducible.
+        rng: draw from this generator instead (for a reproducible sequence).
+        backend: uniqueness checker, a spec or a Backend (default: :func:`checker_backend`).
+        max_attempts: grids to try before a clue or difficulty target is given up.
+
+    Raises:
+        GenerationError: the clue count or difficulty was not reached in time.
+        ValueError: an impossible argument (clues out of range, unknown grade).
+    """
+    g = _geometry(box)
+    sym = Symmetry(symmetry)
+    grade = None if difficulty is None else Grade(difficulty)
+    if clues is not None and not 0 <= clues <= g.cells:
+        raise ValueError(f"a {g} puzzle has 0..{g.cells} clues, not {clues}")
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    random_ = _rng(seed, rng)
+    remover = _Remover(g, _resolve_backend(backend))
+    cell_orbits = orbits(g, sym)
+    seen_grades: list[str] = []
+    closest = g.cells
+    for attempt in range(1, max_attempts + 1):
+        solution = random_grid(g, random_)
+        order = cell_orbits.copy()
+        random_.shuffle(order)
+        cells = remover.remove(solution.cells, order, clues)
+        givens = sum(1 for v in cells if v)
+        closest = min(closest, givens)
+        if clues is not None and givens != clues:
+            continue
+        puzzle = Puzzle(g, tuple(cells))
+        rating = None
+        if grade is not None:
+            rating = rate_puzzle(puzzle)
+            seen_grades.append(str(rating.grade or rating.status))
+            if rating.grade is not grade:
+                continue
+        return GeneratedPuzzle(puzzle, solution, rating, attempt, remover.checks)
+    if grade is not None:
+        raise GenerationError(
+            f"no {grade} puzzle in {max_attempts} attempt(s) (got: "
+            f"{', '.join(sorted(set(seen_grades))) or 'none at the clue target'}); "
+            "allow more attempts, or ask for a neighbouring grade"
+        )
+    raise GenerationError(
+        f"no unique {g} puzzle with {clues} clues in {max_attempts} attempt(s) "
+        f"(fewest reached: {closest}); allow more attempts or ask for more clues"
+    )
+
+
+def generate_puzzles(
+    count: int = 1,
+    box: str | Geometry = "3x3",
+    *,
+    clues: int | None = None,
+    symmetry: Symmetry | str = Symmetry.NONE,
+    difficulty: Grade | str | None = None,
+    seed: int | None = None,
+    backend: str | Backend | None = None,
+    max_attempts: int = DEFAULT_ATTEMPTS,
+) -> Iterator[GeneratedPuzzle]:
+    """``count`` puzzles, lazily; the same seed gives the same sequence.
+
+    Takes the arguments of :func:`generate_puzzle`; one random generator seeded with
+    ``seed`` drives the whole sequence.
+
+    >>> [str(p.puzzle) for p in generate_puzzles(2, "2x2", seed=1)] == [
+    ...     str(p.puzzle) for p in generate_puzzles(2, "2x2", seed=1)
+    ... ]
+    True
+    """
+    if count < 0:
+        raise ValueError(f"count must be 0 or more, got {count}")
+    random_ = random.Random(seed)
+    engine = _resolve_backend(backend)
+    for _ in range(count):
+        yield generate_puzzle(
+            box,
+            clues=clues,
+            symmetry=symmetry,
+            difficulty=difficulty,
+            rng=random_,
+            backend=engine,
+            max_attempts=max_attempts,
+        )
+
+
+# --------------------------------------------------------------------------- writing
+
+#: Output suffixes the dataset writer knows.
+DATASET_SUFFIXES = (".txt", ".csv", ".jsonl")
+
+
+def write_dataset(
+    items: Iterator[GeneratedPuzzle] | Sequence[GeneratedPuzzle],
+    path: str | Path | None = None,
+    *,
+    stream: TextIO | None = None,
+) -> int:
+    """Write generated puzzles in a batch input format chosen by the suffix.
+
+    ``.txt`` (also the form for standard output): one puzzle per line; ``.csv``: a
+    header ``puzzle,solution`` (plus ``grade,score`` when rated); ``.jsonl``: one
+    object per line with the same keys. Returns the number of puzzles written.
+
+    Raises:
+        ValueError: an unknown suffix.
+    """
+    suffix = ".txt" if path is None else Path(path).suffix.lower()
+    if suffix not in DATASET_SUFFIXES:
+        raise ValueError(
+            f"cannot tell the format of {path}: use a name ending in {', '.join(DATASET_SUFFIXES)}"
+        )
+    if path is None:
+        return _write(items, suffix, stream or sys.stdout)
+    with Path(path).open("w", encoding="utf-8", newline="") as fh:
+        return _write(items, suffix, fh)
+
+
+def _write(
+    items: Iterator[GeneratedPuzzle] | Sequence[GeneratedPuzzle], suffix: str, out: TextIO
+) -> int:
+    written = 0
+    writer = None
+    for item in items:
+        if suffix == ".txt":
+            out.write(f"{item.puzzle}\n")
+        elif suffix == ".jsonl":
+            out.write(json.dumps(item.to_dict()) + "\n")
+        else:
+            record = item.to_dict()
+            if writer is None:
+                writer = csv.DictWriter(out, fieldnames=list(record), lineterminator="\n")
+                writer.writeheader()
+            writer.writerow(record)
+        written += 1
+    if suffix == ".csv" and writer is None:
+        out.write("puzzle,solution\n")
+    out.flush()
+    return written
+
+
+def dataset_text(items: Sequence[GeneratedPuzzle], suffix: str = ".txt") -> str:
+    """The dataset as text (for tests and small outputs)."""
+    buffer = io.StringIO()
+    _write(items, suffix, buffer)
+    return buffer.getvalue()
