@@ -23,7 +23,16 @@ from cpsudoku.errors import (
     WrongLengthError,
 )
 from cpsudoku.formats import parse, to_grid, to_line
+from cpsudoku.generate import (
+    GeneratedPuzzle,
+    GenerationError,
+    Symmetry,
+    generate_grid,
+    generate_puzzle,
+    generate_puzzles,
+)
 from cpsudoku.grid import Geometry, Puzzle, geometry
+from cpsudoku.logic import Grade, Rating, Step, Technique, rate
 from cpsudoku.result import Count, Result, Status
 from cpsudoku.verify import is_solution, solution_problems
 
@@ -37,13 +46,20 @@ __all__ = [
     "ConflictingGivensError",
     "Count",
     "CpSudokuError",
+    "GeneratedPuzzle",
+    "GenerationError",
     "Geometry",
+    "Grade",
     "Puzzle",
     "PuzzleError",
+    "Rating",
     "Result",
     "SolveTimeoutError",
     "SolverError",
     "Status",
+    "Step",
+    "Symmetry",
+    "Technique",
     "UnknownBackendError",
     "UnknownSymbolError",
     "ValueOutOfRangeError",
@@ -52,10 +68,14 @@ __all__ = [
     "count",
     "count_solutions",
     "create_backend",
+    "generate_grid",
+    "generate_puzzle",
+    "generate_puzzles",
     "geometry",
     "get_backend",
     "is_solution",
     "parse",
+    "rate",
     "solution_problems",
     "solve",
     "solve_many",

@@ -411,6 +411,121 @@ def _run_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _configure_generate(p: argparse.ArgumentParser) -> None:
+    from cpsudoku.generate import DEFAULT_ATTEMPTS, Symmetry
+    from cpsudoku.logic import Grade
+
+    p.add_argument("--count", type=int, default=1, metavar="K", help="puzzles (default 1)")
+    p.add_argument("--box", default="3x3", metavar="RxC", help="box shape (default 3x3: 9x9)")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--clues", type=int, metavar="N", help="stop at exactly N clues")
+    target.add_argument(
+        "--minimal", action="store_true", help="remove clues until none can go (the default)"
+    )
+    p.add_argument(
+        "--symmetry",
+        choices=[s.value for s in Symmetry],
+        default=Symmetry.NONE.value,
+        help="clue pattern (default none)",
+    )
+    p.add_argument(
+        "--difficulty",
+        choices=[g.value for g in Grade],
+        help="generate and rate until the logic rater gives this grade",
+    )
+    p.add_argument("--seed", type=int, metavar="S", help="reproduce a run (printed when random)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help=".txt (default: stdout), .csv or .jsonl dataset"
+    )
+    p.add_argument(
+        "--backend",
+        metavar="NAME",
+        help="uniqueness checker (default: sat when available, else backtrack)",
+    )
+    p.add_argument(
+        "--attempts",
+        type=int,
+        default=DEFAULT_ATTEMPTS,
+        metavar="N",
+        help=f"grids to try per puzzle for --clues/--difficulty (default {DEFAULT_ATTEMPTS})",
+    )
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    import random
+    import time
+
+    from cpsudoku.generate import generate_puzzles, write_dataset
+
+    if args.count < 1:
+        raise UsageError(f"--count must be at least 1, got {args.count}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    start = time.perf_counter()
+    items = generate_puzzles(
+        args.count,
+        args.box,
+        clues=args.clues,
+        symmetry=args.symmetry,
+        difficulty=args.difficulty,
+        seed=seed,
+        backend=args.backend,
+        max_attempts=args.attempts,
+    )
+    written = write_dataset(items, args.output)
+    where = f" to {args.output}" if args.output else ""
+    print(
+        f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
+        f"(box {args.box}, seed {seed}) in {time.perf_counter() - start:.2f} s",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _configure_rate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    _add_box(p)
+    p.add_argument("--steps", action="store_true", help="list every step with its reason")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--backend",
+        metavar="NAME",
+        help="solver for the first uniqueness check (default: sat if available, else backtrack)",
+    )
+
+
+def _run_rate(args: argparse.Namespace) -> int:
+    from cpsudoku.logic import rate
+
+    rating = rate(read_puzzle_arg(args.puzzle), box=args.box, backend=args.backend)
+    problem = {
+        Status.UNSOLVABLE: ("it has no solution", EXIT_UNSOLVABLE),
+        Status.MULTIPLE: ("it has several solutions; only a proper puzzle rates", EXIT_INVALID),
+        Status.TIMEOUT: ("gave up: too many trial placements", EXIT_TIMEOUT),
+    }.get(rating.status)
+    if args.json:
+        record = rating.to_dict(steps=args.steps)
+        record["error"] = problem[0] if problem else None
+        print(json.dumps(record))
+        return problem[1] if problem else EXIT_OK
+    if problem:
+        print(f"cpsudoku: {rating.status}: {problem[0]}", file=sys.stderr)
+        return problem[1]
+    if args.steps:
+        width = len(str(len(rating.steps)))
+        for k, step in enumerate(rating.steps, 1):
+            print(f"{k:>{width}}. {step}")
+        print()
+    print(f"grade: {rating.grade} (score {rating.score})")
+    print(f"hardest technique: {rating.hardest or 'none (already solved)'}")
+    print("techniques: " + ", ".join(f"{t} x{k}" for t, k in rating.counts.items()))
+    if rating.trials:
+        print(
+            f"trial placements: {rating.trials} (nested {rating.depth} deep, "
+            f"{rating.chain} single steps inside)"
+        )
+    return EXIT_OK
+
+
 #: Subcommands: name -> (help, configure, run). Each run returns the exit code.
 COMMANDS: dict[
     str,
@@ -432,6 +547,16 @@ COMMANDS: dict[
         "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
         _configure_export,
         _run_export,
+    ),
+    "generate": (
+        "generate puzzles with one solution: clue target or minimal, symmetry, difficulty",
+        _configure_generate,
+        _run_generate,
+    ),
+    "rate": (
+        "solve a puzzle like a person: steps, hardest technique, difficulty grade",
+        _configure_rate,
+        _run_rate,
     ),
 }
 
