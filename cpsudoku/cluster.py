@@ -25,8 +25,10 @@ import importlib.util
 import logging
 import os
 import pickle
+import socket
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
@@ -73,7 +75,10 @@ class DaskUnavailableError(CpSudokuError, ModuleNotFoundError):
 
 
 class ClusterError(CpSudokuError, ConnectionError):
-    """The Dask scheduler cannot be reached, or its workers cannot run cpsudoku."""
+    """The cluster cannot do the run: no scheduler, no fit workers, or lost mid-run.
+
+    Rows written before a failure mid-run stay; ``--resume`` carries on after them.
+    """
 
 
 def require_distributed() -> ModuleType:
@@ -100,8 +105,8 @@ class ClusterSummary(Summary):
         workers: worker processes (threads) the scheduler had when the run started.
         task_overhead: measured seconds per no-op task (None with a fixed size).
         target_seconds: solving time per partition the default size aims at.
-        backends: worker process id -> ids of the backend objects that solved its
-            partitions; one id per process means the encoded solver was reused.
+        backends: worker process (``host:pid``) -> ids of the backend objects that
+            solved its partitions; one id per process means the solver was reused.
         dashboard: the Dask dashboard's address, when one is running.
     """
 
@@ -109,7 +114,7 @@ class ClusterSummary(Summary):
     workers: int = 0
     task_overhead: float | None = None
     target_seconds: float | None = None
-    backends: dict[int, set[int]] = field(default_factory=dict)
+    backends: dict[str, set[int]] = field(default_factory=dict)
     dashboard: str | None = None
 
 
@@ -121,28 +126,55 @@ _SOLVE_LOCK = threading.Lock()
 
 
 class _Partition:
-    """The records of one work unit, pickled once on the client.
+    """The records of one work unit, packed once on the client.
 
-    The scheduler passes a task's arguments through; as one bytes object they cost it
-    a copy instead of a walk over thousands of tuples, and only the worker unpickles.
+    The scheduler passes a task's arguments through; packed into a few flat objects
+    they cost it a copy instead of a walk over thousands of tuples. The usual case,
+    consecutive records with no expected solution and no read error, travels as the
+    first index, the puzzles joined into one string and their lengths: about twenty
+    times cheaper for the client than pickling the records themselves, and the client
+    is the one process that handles every record.
     """
 
-    __slots__ = ("count", "payload")
+    __slots__ = ("count", "first", "lengths", "payload", "text")
 
     def __init__(self, records: Sequence[Record]) -> None:
-        self.payload = pickle.dumps(tuple(records), protocol=pickle.HIGHEST_PROTOCOL)
         self.count = len(records)
+        self.first = records[0].index if records else 0
+        plain = all(
+            r.solution is None and r.error is None and r.index == self.first + i
+            for i, r in enumerate(records)
+        )
+        self.payload: bytes | None = None
+        self.text = ""
+        self.lengths = array("L")
+        if plain:
+            self.text = "".join([r.puzzle for r in records])
+            self.lengths = array("L", [len(r.puzzle) for r in records])
+        else:
+            self.payload = pickle.dumps(tuple(records), protocol=pickle.HIGHEST_PROTOCOL)
 
     def records(self) -> tuple[Record, ...]:
-        """The records, unpickled (on the worker)."""
-        records: tuple[Record, ...] = pickle.loads(self.payload)
-        return records
+        """The records, unpacked (on the worker)."""
+        if self.payload is not None:
+            records: tuple[Record, ...] = pickle.loads(self.payload)
+            return records
+        out = []
+        text, pos = self.text, 0
+        for i, length in enumerate(self.lengths, self.first):
+            out.append(Record(i, text[pos : pos + length]))
+            pos += length
+        return tuple(out)
 
 
 def _solve_partition(
     work: _Partition, options: SolveOptions, kind: str
-) -> tuple[EncodedRows, float, int, int]:
-    """Solve one partition: (rows encoded as ``kind``, solving seconds, pid, backend id).
+) -> tuple[EncodedRows, float, str, int]:
+    """Solve one partition: (rows encoded as ``kind``, solving seconds, worker, backend id).
+
+    ``worker`` names the worker process (host and pid), ``backend id`` the backend
+    object that solved the partition: the same pair over many partitions shows that
+    the process kept its encoded solver.
 
     The rows are encoded here, on the worker, so the client only writes bytes.
     """
@@ -157,7 +189,7 @@ def _solve_partition(
     out: list[OutRow] = [
         (rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)
     ]
-    return encode_rows(out, kind), seconds, os.getpid(), backend
+    return encode_rows(out, kind), seconds, f"{socket.gethostname()}:{os.getpid()}", backend
 
 
 def _noop(x: int) -> int:
@@ -413,10 +445,10 @@ def solve_on_cluster(
         fill()
         for future in queue:
             number = order.pop(future.key)
-            block, seconds, pid, backend = _result(future, number, client)
+            block, seconds, worker, backend = _result(future, number, client)
             del future  # let the cluster forget the partition's result
             sizer.observe(sizes.pop(number), seconds)
-            summary.backends.setdefault(pid, set()).add(backend)
+            summary.backends.setdefault(worker, set()).add(backend)
             ready[number] = block
             while written in ready:
                 summary.partitions += 1

@@ -402,3 +402,18 @@ def test_without_dask_the_extra_is_named(dataset: Path, tmp_path: Path) -> None:
     done = run_blocked({"pyarrow"}, "batch", str(small), "-o", str(tmp_path / "s.parquet"))
     assert done.returncode == 2
     assert "pip install 'cpsudoku[dask]'" in done.stderr
+
+
+def test_partition_packing_round_trips() -> None:
+    import pickle
+
+    from cpsudoku.cluster import _Partition
+    from cpsudoku.formats import Record
+
+    plain = [Record(7, "1.3"), Record(8, ""), Record(9, "a\nb")]
+    mixed = [Record(3, "x", "sol"), Record(4, "", None, "bad line")]
+    gaps = [Record(1, "x"), Record(5, "y")]
+    for records in (plain, mixed, gaps, []):
+        packed = pickle.loads(pickle.dumps(_Partition(records)))
+        assert packed.records() == tuple(records)
+    assert _Partition(plain).payload is None  # the compact form
