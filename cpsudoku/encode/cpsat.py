@@ -1,0 +1,214 @@
+"""CP-SAT models of a puzzle: pure functions from a geometry or a puzzle to a ``CpModel``.
+
+Two model kinds, both built from ``geometry.unit_cells`` (the rules are data):
+
+- ``"integer"``: one integer variable per cell, domain ``1..n``, and one
+  ``add_all_different`` per unit. The textbook model; CP-SAT's presolve turns
+  ``AllDifferent`` over small domains into Boolean clauses itself.
+- ``"boolean"``: one Boolean per (cell, value), "cell ``i`` holds ``d``" (one-hot), with
+  ``add_exactly_one`` per cell and per (unit, value). The same clauses a SAT encoding
+  has, handed to CP-SAT directly, so its presolve has nothing left to expand.
+
+Variable layout (fixed, so decoding needs no lookup table): in the integer model
+variable ``i`` is cell ``i``; in the Boolean model variable ``i*n + d - 1`` is
+"cell ``i`` holds ``d``".
+
+Givens are fixed *domains*, not constraints: ``x_i in [v, v]``, or ``y_(i,v) in [1, 1]``.
+That is what makes the rules reusable: a backend builds :func:`rules_model` once per
+geometry and, per puzzle, narrows the givens' domains in place with
+:func:`set_domains` (:func:`given_domains`), then widens them back
+(:func:`free_domains`). Nothing else in the model depends on the puzzle.
+
+>>> from cpsudoku import parse
+>>> model = build_model(parse("1.343..2.3..2..3"), "boolean")
+>>> len(model.proto.variables), len(model.proto.constraints)
+(64, 64)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal, get_args
+
+from ortools.sat.python import cp_model
+
+from cpsudoku.grid import Geometry, Puzzle
+
+#: The two model kinds (see the module docstring).
+ModelKind = Literal["integer", "boolean"]
+KINDS: tuple[ModelKind, ...] = get_args(ModelKind)
+
+#: One domain change: (variable index, lower bound, upper bound).
+Domain = tuple[int, int, int]
+
+
+def rules_model(geometry: Geometry, kind: ModelKind, *, named: bool = False) -> cp_model.CpModel:
+    """The rules of ``geometry`` as a CP-SAT model without any givens.
+
+    Args:
+        geometry: the grid shape; its ``unit_cells`` are the constraints.
+        kind: ``"integer"`` (AllDifferent) or ``"boolean"`` (one-hot, exactly-one).
+        named: give the variables readable names (``r1c2``, ``r1c2d5``). Off for
+            solving: names only make the model bigger to copy and load.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    n = geometry.n
+    model = cp_model.CpModel()
+    if kind == "integer":
+        cells = [
+            model.new_int_var(1, n, f"r{i // n + 1}c{i % n + 1}" if named else "")
+            for i in range(geometry.cells)
+        ]
+        for unit in geometry.unit_cells:
+            model.add_all_different([cells[i] for i in unit])
+    elif kind == "boolean":
+        holds = [
+            model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
+            for k in range(geometry.cells * n)
+        ]
+        for i in range(geometry.cells):
+            model.add_exactly_one(holds[i * n : (i + 1) * n])
+        for unit in geometry.unit_cells:
+            for d in range(n):
+                model.add_exactly_one([holds[i * n + d] for i in unit])
+    else:
+        raise ValueError(f"unknown CP-SAT model kind {kind!r}; choose from: {', '.join(KINDS)}")
+    return model
+
+
+def given_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
+    """The domain changes that fix the givens of ``puzzle`` in a :func:`rules_model`."""
+    if kind == "integer":
+        return [(i, v, v) for i, v in enumerate(puzzle.cells) if v]
+    n = puzzle.n
+    return [(i * n + v - 1, 1, 1) for i, v in enumerate(puzzle.cells) if v]
+
+
+def free_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
+    """The domain changes that undo :func:`given_domains` (back to the rules' domains)."""
+    if kind == "integer":
+        n = puzzle.n
+        return [(i, 1, n) for i, v in enumerate(puzzle.cells) if v]
+    n = puzzle.n
+    return [(i * n + v - 1, 0, 1) for i, v in enumerate(puzzle.cells) if v]
+
+
+def set_domains(proto: cp_model.CpModelProto, changes: Iterable[Domain]) -> None:
+    """Set each listed variable's domain to one interval, in place.
+
+    This is the one mutating helper here: it lets a backend reuse one copy of the
+    rules for every puzzle instead of building or copying a model per puzzle.
+    """
+    variables = proto.variables
+    for index, low, high in changes:
+        domain = variables[index].domain
+        domain[0] = low
+        domain[1] = high
+
+
+def build_model(
+    puzzle: Puzzle, kind: ModelKind = "integer", *, named: bool = False
+) -> cp_model.CpModel:
+    """A fresh model of ``puzzle``: the rules plus the givens as fixed domains."""
+    model = rules_model(puzzle.geometry, kind, named=named)
+    set_domains(model.proto, given_domains(puzzle, kind))
+    return model
+
+
+def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The model as the OR-Tools Sudoku sample builds it, for the textbook baseline.
+
+    A new model per puzzle: one ``new_int_var(1, n)`` per cell, ``add_all_different``
+    per unit, and each given as an equality constraint ``x == v``. Returns the model
+    and the cell variables in cell order.
+    """
+    g = puzzle.geometry
+    n = g.n
+    model = cp_model.CpModel()
+    cells = [model.new_int_var(1, n, f"cell{i}") for i in range(g.cells)]
+    for unit in g.unit_cells:
+        model.add_all_different([cells[i] for i in unit])
+    for i, v in enumerate(puzzle.cells):
+        if v:
+            model.add(cells[i] == v)
+    return model, cells
+
+
+def decode(
+    values: Sequence[int],
+    geometry: Geometry,
+    kind: ModelKind,
+    puzzle: Puzzle | None = None,
+) -> tuple[int, ...]:
+    """The grid (cell values in cell order) held by a solution of the model.
+
+    Reads as few values as it can: each read of a protobuf repeated field is a Python
+    call into C++ (about half a microsecond, more than all the rest of the decoding),
+    so copying all ``n**3`` values of a Boolean solution would cost more than a
+    whole easy solve. Cells given in ``puzzle`` are not read at all, and in the
+    Boolean model a cell's values are read only up to the one that is set.
+
+    Args:
+        values: the solution's values of the model's variables, in variable order
+            (``CpSolverResponse.solution``); variables after the cells (e.g. those an
+            exclusion added) are ignored.
+        geometry: the grid shape.
+        kind: the model kind the values belong to.
+        puzzle: the puzzle that was solved, whose givens are taken as they are.
+    """
+    cells = [0] * geometry.cells if puzzle is None else list(puzzle.cells)
+    if kind == "integer":
+        for i, v in enumerate(cells):
+            if not v:
+                cells[i] = values[i]
+        return tuple(cells)
+    n = geometry.n
+    for i, v in enumerate(cells):
+        if not v:
+            for d in range(n):  # a cell without a set value stays 0: the verifier objects
+                if values[i * n + d]:
+                    cells[i] = d + 1
+                    break
+    return tuple(cells)
+
+
+def add_exclusion(
+    model: cp_model.CpModel, puzzle: Puzzle, solution: Sequence[int], kind: ModelKind
+) -> None:
+    """Forbid ``solution``: at least one empty cell of ``puzzle`` must differ from it.
+
+    Only the empty cells are named (the givens are fixed anyway), and only cell
+    variables, so the count of solutions is a count of grids. In the Boolean model
+    this is one clause over "cell ``i`` does not hold ``s_i``"; in the integer model
+    each empty cell gets a literal ``b_i => x_i != s_i``, and one clause over them.
+
+    Raises:
+        ValueError: the puzzle has no empty cell, so nothing can differ.
+    """
+    empty = [i for i, v in enumerate(puzzle.cells) if not v]
+    if not empty:
+        raise ValueError("a complete grid has no other solution to look for")
+    n = puzzle.n
+    if kind == "boolean":
+        literals = [
+            model.get_bool_var_from_proto_index(i * n + solution[i] - 1).negated() for i in empty
+        ]
+    else:
+        literals = []
+        for i in empty:
+            differs = model.new_bool_var("")
+            model.add(model.get_int_var_from_proto_index(i) != solution[i]).only_enforce_if(differs)
+            literals.append(differs)
+    model.add_bool_or(literals)
+
+
+def to_proto_text(puzzle: Puzzle, kind: ModelKind = "integer") -> str:
+    """The model of ``puzzle`` in protobuf text format, for OR-Tools' own tools.
+
+    The integer (AllDifferent) model by default: the compact, readable one. Variables
+    are named ``r<row>c<col>`` (``r<row>c<col>d<value>`` in the Boolean model), 1-based.
+    The text parses with ``google.protobuf.text_format`` into a ``CpModelProto``.
+    """
+    return str(build_model(puzzle, kind, named=True).proto)

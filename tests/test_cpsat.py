@@ -1,0 +1,297 @@
+"""The CP-SAT backend against the reference oracle, with real solvers (no mocks)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from functools import cache
+
+import pytest
+from conftest import read_csv, read_lines
+from google.protobuf import text_format
+from ortools.sat import cp_model_pb2
+from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
+
+from cpsudoku import Status, parse, solve
+from cpsudoku.backends import REGISTRY, create_backend
+from cpsudoku.backends.cpsat import Outcome, _run, translate_status
+from cpsudoku.encode.cpsat import (
+    KINDS,
+    ModelKind,
+    add_exclusion,
+    build_model,
+    decode,
+    free_domains,
+    given_domains,
+    rules_model,
+    set_domains,
+    to_proto_text,
+)
+from cpsudoku.errors import SolverError, UnknownBackendError
+from cpsudoku.export import export
+from cpsudoku.grid import Puzzle
+from cpsudoku.verify import is_solution
+
+ORACLE = "backtrack"
+#: Every 9x9 puzzle file of tests/data.
+NINE = [
+    "clue17_royle_200.txt",
+    "easy_kaggle1m_200.txt",
+    "easy_norvig50.txt",
+    "forum_hardest_1106_60.txt",
+    "multisolution_tdoku.txt",
+    "norvig_hardest.txt",
+    "nosolution_tdoku.txt",
+    "serg_multisolution_100.txt",
+    "top95.txt",
+]
+VARIANTS = ["cpsat:integer", "cpsat:exclude", "cpsat:integer:exclude", "cpsat:sample"]
+
+
+@cache
+def oracle_statuses(name: str) -> list[Status]:
+    oracle = create_backend(ORACLE)
+    return [oracle.solve(parse(line)).status for line in read_lines(name)]
+
+
+def check_file(spec: str, name: str, limit: int | None = None) -> None:
+    expected = oracle_statuses(name)[:limit]
+    with create_backend(spec) as backend:
+        for line, status in zip(read_lines(name, limit), expected, strict=True):
+            puzzle = parse(line)
+            r = backend.solve(puzzle)
+            assert r.status is status, (spec, line)
+            if r.solution is not None:
+                assert is_solution(puzzle, r.solution)
+
+
+def test_registered() -> None:
+    assert REGISTRY["cpsat"] == ("cpsudoku.backends.cpsat", "CpSatBackend")
+    assert next(iter(REGISTRY)) != "cpsat"  # the default backend is someone else's call
+
+
+@pytest.mark.parametrize("name", NINE)
+def test_default_matches_oracle_on_every_puzzle(name: str) -> None:
+    check_file("cpsat", name)
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+@pytest.mark.parametrize("name", NINE)
+def test_variants_match_oracle(spec: str, name: str) -> None:
+    check_file(spec, name, 12)
+
+
+@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer"])
+@pytest.mark.parametrize(
+    "case", read_csv("tdoku_test_puzzles.meta.csv"), ids=lambda c: c["puzzle"][:12]
+)
+def test_tdoku_solution_counts_exact(spec: str, case: dict[str, str]) -> None:
+    found = create_backend(spec).count(parse(case["puzzle"]), limit=1000)
+    assert found.count == int(case["solution_count"])
+    assert found.complete
+    if found.count == 1:
+        r = create_backend(spec).solve(parse(case["puzzle"]))
+        assert str(r.solution) == case["solution"]
+
+
+@pytest.mark.parametrize("spec", ["cpsat:exclude", "cpsat:integer:exclude", "cpsat:sample"])
+def test_small_counts_by_every_method(spec: str) -> None:
+    cases = [c for c in read_csv("tdoku_test_puzzles.meta.csv") if int(c["solution_count"]) <= 12]
+    with create_backend(spec) as backend:
+        for case in cases[:8]:
+            found = backend.count(parse(case["puzzle"]), limit=1000)
+            assert found.count == int(case["solution_count"]), case["puzzle"]
+            assert found.complete
+
+
+@pytest.mark.parametrize("case", read_csv("invalid_sudopedia.meta.csv"), ids=lambda c: c["case"])
+def test_sudopedia_invalid_cases(case: dict[str, str]) -> None:
+    expected = solve(case["puzzle"], backend=ORACLE)
+    r = solve(case["puzzle"], backend="cpsat")
+    assert r.status is expected.status
+    assert r.error == expected.error
+
+
+@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer", "cpsat:exclude", "cpsat:sample"])
+def test_empty_grids_count_to_the_limit(spec: str) -> None:
+    backend = create_backend(spec)
+    assert backend.count(parse("." * 16), limit=1000).count == 288
+    found = backend.count(parse("." * 81), limit=5)
+    assert found.count == 5
+    assert not found.complete
+    assert not found.timed_out
+    assert backend.solve(parse("." * 81)).status is Status.MULTIPLE
+
+
+def test_big_grids_unique() -> None:
+    backend = create_backend("cpsat")
+    for name in ("16x16_vukr_6.txt", "25x25_misc_3.txt"):
+        for line in read_lines(name, 2):
+            puzzle = parse(line)
+            r = backend.solve(puzzle)
+            assert r.status is Status.UNIQUE
+            assert r.solution is not None
+            assert is_solution(puzzle, r.solution)
+            assert backend.solve(puzzle, unique=False).status is Status.SOLVED  # all cores
+
+
+@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer:exclude", "cpsat:sample"])
+def test_timeout_then_next_puzzle_still_right(spec: str) -> None:
+    backend = create_backend(spec)
+    empty = parse("." * 625)
+    assert backend.solve(empty, time_limit=0.001).status is Status.TIMEOUT
+    assert backend.solve(empty, time_limit=0).status is Status.TIMEOUT
+    found = backend.count(empty, limit=10**6, time_limit=0.001)
+    assert found.timed_out
+    assert not found.complete
+    # The domains narrowed for a puzzle are widened again, also after a timeout.
+    for line in read_lines("top95.txt", 3) + read_lines("25x25_misc_3.txt", 1):
+        r = backend.solve(parse(line))
+        assert r.status is Status.UNIQUE
+        assert r.solution is not None
+        assert is_solution(parse(line), r.solution)
+
+
+def test_stats() -> None:
+    r = create_backend("cpsat").solve(parse(read_lines("top95.txt")[0]))
+    assert set(r.stats) == {"branches", "conflicts"}
+    assert r.stats["branches"] > 0
+    r = create_backend("cpsat:exclude").solve(parse(read_lines("top95.txt")[0]))
+    assert r.stats["branches"] > 0
+
+
+def test_rules_are_left_untouched() -> None:
+    backend = create_backend("cpsat")
+    puzzle = parse(read_lines("top95.txt")[0])
+    backend.solve(puzzle)
+    proto = backend._rules[puzzle.geometry]
+    assert str(proto) == str(rules_model(puzzle.geometry, "boolean").proto)
+
+
+def test_variant_words() -> None:
+    assert create_backend("cpsat").kind == "boolean"
+    assert create_backend("cpsat:integer:exclude").counting == "exclude"
+    assert create_backend("cpsat:boolean:callback").spec == "cpsat:boolean:callback"
+    for bad in (
+        "cpsat:fast",
+        "cpsat:boolean:integer",
+        "cpsat:exclude:callback",
+        "cpsat:sample:integer",
+    ):
+        with pytest.raises(UnknownBackendError):
+            create_backend(bad)
+
+
+# ---- status translation, with statuses from real solves -------------------------------
+
+
+def solve_proto(proto: cmh.CpModelProto, **params: object) -> cmh.CpSolverStatus:
+    p = cmh.SatParameters()
+    p.num_workers = 1
+    p.catch_sigint_signal = False  # CP-SAT's handler leaves SIGINT at SIG_DFL afterwards
+    for key, value in params.items():
+        setattr(p, key, value)
+    return _run(proto, p, None, False).status
+
+
+def test_model_invalid_raises_with_the_validation_text() -> None:
+    model = cp_model.CpModel()
+    x = model.new_int_var(1, 9, "x")
+    model.add_all_different([x])
+    model.proto.variables[0].domain[0] = 10  # lower bound above the upper bound
+    status = solve_proto(model.proto)
+    assert status == cmh.CpSolverStatus.MODEL_INVALID
+    with pytest.raises(SolverError, match="invalid") as info:
+        translate_status(status, model.proto)
+    assert cmh.CpSatHelper.validate_model(model.proto) in str(info.value)
+
+
+def test_other_statuses_translate() -> None:
+    puzzle = parse(read_lines("top95.txt")[0])
+    model = build_model(puzzle, "boolean")
+    assert translate_status(solve_proto(model.proto), model.proto) is Outcome.COMPLETE
+    hopeless = build_model(parse(read_lines("nosolution_tdoku.txt")[0]), "boolean")
+    assert translate_status(solve_proto(hopeless.proto), hopeless.proto) is Outcome.NONE
+    big = build_model(parse("." * 625), "boolean")
+    status = solve_proto(big.proto, max_time_in_seconds=0.0)
+    assert translate_status(status, big.proto) is Outcome.UNKNOWN
+    lin = build_model(parse("." * 81), "integer")
+    lin.maximize(lin.get_int_var_from_proto_index(0))  # stopped before the proof: FEASIBLE
+    status = solve_proto(lin.proto, stop_after_first_solution=True)
+    assert translate_status(status, lin.proto) is Outcome.STOPPED
+
+
+# ---- the encoder ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_encoder_round_trip_through_domains(kind: ModelKind) -> None:
+    puzzle = parse(read_lines("clue17_royle_200.txt")[0])
+    rules = rules_model(puzzle.geometry, kind)
+    before = str(rules.proto)
+    set_domains(rules.proto, given_domains(puzzle, kind))
+    assert str(rules.proto) == str(build_model(puzzle, kind).proto)
+    set_domains(rules.proto, free_domains(puzzle, kind))
+    assert str(rules.proto) == before
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_exclusion_forbids_exactly_that_grid(kind: ModelKind) -> None:
+    puzzle = parse(read_lines("multisolution_tdoku.txt")[0])
+    model = build_model(puzzle, kind)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False
+    assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    first = decode(solver.response_proto.solution, puzzle.geometry, kind, puzzle)
+    assert is_solution(puzzle, Puzzle(puzzle.geometry, first))
+    add_exclusion(model, puzzle, first, kind)
+    assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    second = decode(solver.response_proto.solution, puzzle.geometry, kind, puzzle)
+    assert second != first
+    assert is_solution(puzzle, Puzzle(puzzle.geometry, second))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_export_round_trip(kind: ModelKind) -> None:
+    line = read_lines("top95.txt")[1]
+    puzzle = parse(line)
+    text = to_proto_text(puzzle, kind)
+    parsed = text_format.Parse(text, cp_model_pb2.CpModelProto())  # the stock protobuf parser
+    assert len(parsed.variables) == (81 if kind == "integer" else 729)
+    assert parsed.variables[0].name in ("r1c1", "r1c1d1")
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(text_format.MessageToString(parsed))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False
+    assert solver.solve(model) == cp_model.OPTIMAL
+    grid = decode(solver.response_proto.solution, puzzle.geometry, kind)
+    assert grid == create_backend(ORACLE).solve(puzzle).solution.cells  # type: ignore[union-attr]
+
+
+def test_export_command_uses_the_integer_model() -> None:
+    line = read_lines("top95.txt")[0]
+    text = export(line, "cpsat")
+    parsed = text_format.Parse(text, cp_model_pb2.CpModelProto())
+    assert len(parsed.variables) == 81
+    assert sum(c.HasField("all_diff") for c in parsed.constraints) == 27
+
+
+# ---- Ctrl-C on a long (big-grid) search ---------------------------------------------
+
+
+def test_ctrl_c_stops_a_big_search_and_the_backend_still_works() -> None:
+    backend = create_backend("cpsat")
+    empty = parse("." * 625)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            backend.count(empty, limit=10**9, time_limit=30)
+    finally:
+        timer.cancel()
+    line = read_lines("25x25_misc_3.txt")[0]
+    assert backend.solve(parse(line)).status is Status.UNIQUE
