@@ -16,6 +16,8 @@ from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
 #: core (parse, verify, the reference backend) starts without loading any solver.
 REGISTRY: dict[str, tuple[str, str]] = {
     "backtrack": ("cpsudoku.backends.backtrack", "BacktrackBackend"),
+    "cpsat": ("cpsudoku.backends.cpsat", "CpSatBackend"),
+    "portfolio": ("cpsudoku.backends.portfolio", "PortfolioBackend"),
 }
 
 #: The backend used when none is named.

@@ -1,0 +1,132 @@
+"""The portfolio backend: real engines in real worker processes, no mocks."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import read_lines
+
+from cpsudoku import Status, parse
+from cpsudoku.backends import REGISTRY, create_backend
+from cpsudoku.backends.portfolio import PortfolioBackend
+from cpsudoku.errors import SolverError, UnknownBackendError
+from cpsudoku.verify import is_solution
+
+#: sat against cpsat once the SAT backend is registered; until then two other engines.
+SPEC = "portfolio" if "sat" in REGISTRY else "portfolio:cpsat:backtrack"
+HARD_25 = Path(__file__).parents[1] / "benchmarks" / "data" / "25x25_frisch.txt"
+
+
+def child_pids() -> set[int]:
+    """Live child processes of this process, from /proc (multiprocessing's resource
+    tracker excepted: it is shared by every spawn in the process and outlives us)."""
+    me = str(os.getpid())
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        if (
+            fields.get("PPid", "").strip() == me
+            and fields.get("State", "")[:1] != "Z"
+            and b"resource_tracker" not in cmdline
+        ):
+            found.add(int(entry.name))
+    return found
+
+
+def no_workers_left() -> bool:
+    workers = [p for p in multiprocessing.active_children() if p.name.startswith("cpsudoku-")]
+    return not workers and not child_pids()
+
+
+@pytest.fixture
+def portfolio() -> Iterator[PortfolioBackend]:
+    assert no_workers_left()
+    backend = create_backend(SPEC)
+    assert isinstance(backend, PortfolioBackend)
+    try:
+        yield backend
+    finally:
+        backend.close()
+    assert no_workers_left()
+    backend.close()  # idempotent
+
+
+def test_registered_and_races_sat_against_cpsat_by_default() -> None:
+    assert REGISTRY["portfolio"] == ("cpsudoku.backends.portfolio", "PortfolioBackend")
+    assert PortfolioBackend().engines == ("sat", "cpsat")  # no process starts before a search
+    for bad in ("portfolio:cpsat", "portfolio:cpsat:cpsat", "portfolio:cpsat:fast"):
+        with pytest.raises(UnknownBackendError):
+            create_backend(bad)
+
+
+def test_agrees_with_the_oracle(portfolio: PortfolioBackend) -> None:
+    oracle = create_backend("backtrack")
+    lines = (
+        read_lines("top95.txt", 3)
+        + read_lines("nosolution_tdoku.txt", 1)
+        + read_lines("multisolution_tdoku.txt", 1)
+        + read_lines("16x16_vukr_6.txt", 1)
+    )
+    for line in lines:
+        puzzle = parse(line)
+        r = portfolio.solve(puzzle)
+        assert r.status is oracle.solve(puzzle).status, line
+        assert r.backend == "portfolio"
+        if r.solution is not None:
+            assert is_solution(puzzle, r.solution)
+        winners = [key for key in r.stats if key.startswith("won_by_")]
+        assert len(winners) == 1
+        assert winners[0].removeprefix("won_by_") in portfolio.engines
+    counted = portfolio.count(parse(read_lines("multisolution_tdoku.txt")[0]), limit=1000)
+    assert counted.complete
+    portfolio.close()  # a closed portfolio starts its workers again when used
+    assert no_workers_left()
+    assert portfolio.solve(parse(read_lines("top95.txt")[4])).status is Status.UNIQUE
+
+
+def test_time_limit_is_honoured_and_the_next_puzzle_still_solves(
+    portfolio: PortfolioBackend,
+) -> None:
+    hardest = parse(HARD_25.read_text().splitlines()[0])  # minutes for either engine
+    r = portfolio.solve(hardest, time_limit=1.0)
+    assert r.status is Status.TIMEOUT
+    line = read_lines("top95.txt")[5]
+    assert portfolio.solve(parse(line)).status is Status.UNIQUE
+
+
+def test_ctrl_c_stops_every_worker(portfolio: PortfolioBackend) -> None:
+    hardest = parse(HARD_25.read_text().splitlines()[0])
+    portfolio.solve(parse(read_lines("top95.txt")[0]))  # workers up and warm
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            portfolio.solve(hardest, time_limit=60)
+    finally:
+        timer.cancel()
+    assert not child_pids()  # the busy workers were stopped, and none was restarted
+    assert portfolio.solve(parse(read_lines("top95.txt")[1])).status is Status.UNIQUE
+
+
+def test_a_dead_worker_is_an_error_then_replaced(portfolio: PortfolioBackend) -> None:
+    hardest = parse(HARD_25.read_text().splitlines()[0])
+    portfolio.solve(parse(read_lines("top95.txt")[0]))
+    victim = next(iter(child_pids()))
+    threading.Timer(0.5, os.kill, (victim, signal.SIGKILL)).start()
+    with pytest.raises(SolverError, match="died"):
+        portfolio.solve(hardest, time_limit=60)
+    assert victim not in child_pids()
+    assert portfolio.solve(parse(read_lines("top95.txt")[2])).status is Status.UNIQUE
