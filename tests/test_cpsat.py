@@ -134,7 +134,10 @@ def test_big_grids_unique() -> None:
             assert r.status is Status.UNIQUE
             assert r.solution is not None
             assert is_solution(puzzle, r.solution)
-            assert backend.solve(puzzle, unique=False).status is Status.SOLVED  # all cores
+    parallel = create_backend("cpsat:parallel")
+    puzzle = parse(read_lines("25x25_misc_3.txt")[0])
+    assert parallel.solve(puzzle, unique=False).status is Status.SOLVED  # all cores
+    assert parallel.solve(puzzle).status is Status.UNIQUE
 
 
 @pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer:exclude", "cpsat:sample"])

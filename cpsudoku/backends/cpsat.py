@@ -7,26 +7,27 @@ Variant words (``cpsat:integer:exclude`` and so on):
 - counting method: ``callback`` (default: one solve that enumerates solutions through a
   callback and stops it at the limit) or ``exclude`` (solve, then solve again with the
   found solutions forbidden, until the limit or infeasibility);
+- ``parallel``: on grids of side 16 and up, searches for one solution (``unique=False``,
+  and each solve of ``exclude``) use ``os.cpu_count()`` workers. Enumeration always
+  uses one worker, because several workers can report a solution more than once.
 - ``sample``: the OR-Tools sample approach, kept as the textbook baseline: a new
   ``CpModel`` per puzzle (integer cells, AllDifferent, givens as equalities) and
   default parameters. It takes no other word.
 
-Why these defaults (measured with ``benchmarks/cpsat_speed.py``, see docs/design.md):
-CP-SAT keeps no state between solves, so the cost that differs between approaches is
-the per-solve overhead: building or copying the model, presolve, probing. The rules are
-built once per geometry and kept as one model proto; a puzzle only narrows its givens'
-domains in place and widens them back afterwards (no model building, no copy). The
-one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
-detection, inprocessing and the LP relaxation are all off (:data:`TUNED`): together
-about 3x the throughput of the sample approach on 17-clue puzzles and far more on the
-hardest ones. Enumerating with a callback beat a second, excluding solve: the second
-solve repeats the whole set-up cost, while the callback costs one Python call.
+Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
+the figures): CP-SAT keeps no state between solves, so what differs between approaches
+is the per-solve overhead: building or copying the model, presolve, probing. The rules
+are built once per geometry and kept as one model proto; a puzzle only narrows its
+givens' domains in place and widens them back afterwards (no model building, no copy).
+The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
+detection, inprocessing and the LP relaxation are all off (:data:`TUNED`). Enumerating
+with a callback beat a second, excluding solve: the second solve repeats the whole
+set-up cost, while the callback costs one Python call. One worker beat all cores even
+on the hardest 25x25 puzzles (CP-SAT's parallel portfolio runs its own configurations,
+not this tuned one, and spent 3-4x the CPU time), hence ``parallel`` is not the default.
 
-Grids of side 16 and up are long single searches: a search for one solution (or each
-solve of the ``exclude`` method) uses ``os.cpu_count()`` workers; enumeration always
-uses one worker, because several workers can report a solution more than once. Their
-solves run in a helper thread, so Ctrl-C stops the search at once
-(``stop_search``) and is then raised as usual.
+Searches on grids of side 16 and up run in a helper thread, so Ctrl-C stops the search
+at once (``stop_search``) and is then raised as usual; smaller grids take milliseconds.
 
 Stats: ``branches`` and ``conflicts``, summed over the solves of one search.
 """
@@ -57,7 +58,8 @@ from cpsudoku.encode.cpsat import (
 from cpsudoku.errors import SolverError, UnknownBackendError
 from cpsudoku.grid import Geometry, Puzzle
 
-#: Smallest grid side solved with all cores (and interruptible by Ctrl-C mid-search).
+#: Smallest grid side whose searches run interruptibly (Ctrl-C mid-search), and that the
+#: ``parallel`` variant searches with all cores.
 BIG_SIDE = 16
 
 #: Parameters for many small solves, per model kind (measured; see docs/design.md).
@@ -135,10 +137,29 @@ class CpSatBackend(Backend):
     """CP-SAT (OR-Tools): the rules built once per geometry, tuned for many small solves."""
 
     name = "cpsat"
-    variants = ("boolean", "integer", "callback", "exclude", "sample")
+    variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
 
-    def __init__(self, variant: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        variant: Sequence[str] = (),
+        *,
+        parameters: Mapping[str, bool | int | float | str | None] | None = None,
+    ) -> None:
+        """Create the backend.
+
+        Args:
+            variant: the variant words (see the module docstring).
+            parameters: CP-SAT parameters to set on top of :data:`TUNED`, by field name
+                (``{"cp_model_presolve": True}``; enum fields by value name, e.g.
+                ``{"search_branching": "FIXED_SEARCH"}``); ``None`` as a value restores
+                CP-SAT's own default for that field. For experiments: the benchmark
+                uses it to measure each tuned parameter's effect.
+
+        Raises:
+            UnknownBackendError: an unknown or contradictory variant word.
+        """
         super().__init__(variant)
+        self.overrides = dict(parameters or {})
         words = set(self.variant)
         for pair in (("boolean", "integer"), ("callback", "exclude")):
             if set(pair) <= words:
@@ -150,6 +171,7 @@ class CpSatBackend(Backend):
         self.counting: Literal["callback", "exclude"] = (
             "exclude" if "exclude" in words else "callback"
         )
+        self.parallel = "parallel" in words
         self._rules: dict[Geometry, cmh.CpModelProto] = {}
         self._params: dict[tuple[bool, int], cmh.SatParameters] = {}
 
@@ -176,6 +198,10 @@ class CpSatBackend(Backend):
             proto = self._rules[geometry] = rules_model(geometry, self.kind).proto
         return proto
 
+    def _workers(self, geometry: Geometry) -> int:
+        """Workers for a search of one solution: all cores only with ``parallel`` on big grids."""
+        return _cores() if self.parallel and geometry.n >= BIG_SIDE else 1
+
     def _parameters(
         self, enumerate_all: bool, workers: int, time_limit: float | None
     ) -> cmh.SatParameters:
@@ -183,9 +209,13 @@ class CpSatBackend(Backend):
         params = self._params.get((enumerate_all, workers))
         if params is None:
             params = cmh.SatParameters()
-            for key, value in {**COMMON, **TUNED[self.kind]}.items():
-                setattr(params, key, value)
             params.num_workers = workers
+            chosen = {**COMMON, **TUNED[self.kind], **self.overrides}
+            for key, value in chosen.items():
+                if value is not None:
+                    if isinstance(value, str):  # an enum field, by value name
+                        value = getattr(cmh.SatParameters, value)
+                    setattr(params, key, value)
             params.enumerate_all_solutions = enumerate_all
             self._params[(enumerate_all, workers)] = params
         params.max_time_in_seconds = _seconds(time_limit)
@@ -201,7 +231,7 @@ class CpSatBackend(Backend):
         g = puzzle.geometry
         big = g.n >= BIG_SIDE
         if limit == 1:
-            params = self._parameters(False, _cores() if big else 1, time_limit)
+            params = self._parameters(False, self._workers(g), time_limit)
             response = _run(proto, params, None, big)
             outcome = translate_status(response.status, proto)
             found = Search(stats=_stats(response))
@@ -224,7 +254,7 @@ class CpSatBackend(Backend):
     ) -> Search:
         """Solve, then solve again with every found solution forbidden, up to ``limit``."""
         g = puzzle.geometry
-        workers = _cores() if g.n >= BIG_SIDE else 1
+        workers = self._workers(g)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         found = Search(stats={"branches": 0, "conflicts": 0})
         model: cp_model.CpModel | None = None
