@@ -33,6 +33,7 @@ import contextlib
 import json
 import os
 import pickle
+import resource
 import shutil
 import signal
 import socket
@@ -217,6 +218,18 @@ def interleaved(repeats: int, runs: dict[str, Callable[[], float]]) -> dict[str,
     return {name: {"best": min(all_), "all": all_} for name, all_ in times.items()}
 
 
+def own_cpu() -> float:
+    """CPU seconds of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's ended and reaped children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def local_run(path: Path, out: Path, options: SolveOptions, jobs: int) -> float:
     start = time.perf_counter()
     run_batch(read_records(str(path)), str(out), options, jobs=jobs)
@@ -268,15 +281,30 @@ def _runs(times: list[float]) -> str:
 
 def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> dict[str, Any]:
     """Cluster batch against the local --jobs 2 batch on the repeated easy sample."""
+    from distributed import Client
+
     path = repeated_file("easy_kaggle1m", easy, folder)
-    with dask_processes(2) as address:
-        times = interleaved(
-            repeats,
-            {
-                "local_jobs2": lambda: local_run(path, folder / "l.csv", options, 2),
-                "running_cluster": lambda: cluster_run(address, path, folder / "c.csv", options),
-            },
-        )
+    cpu: dict[str, list[float]] = {"local_jobs2": [], "running_cluster": []}
+
+    def local() -> float:
+        before = own_cpu() + children_cpu()
+        wall = local_run(path, folder / "l.csv", options, 2)
+        cpu["local_jobs2"].append(own_cpu() + children_cpu() - before)
+        return wall
+
+    with dask_processes(2) as address, Client(address, set_as_default=False) as client:
+
+        def cluster_cpu() -> float:
+            workers = sum(client.run(time.process_time).values())
+            return float(workers + client.run_on_scheduler(time.process_time)) + own_cpu()
+
+        def running() -> float:
+            before = cluster_cpu()
+            wall = cluster_run(address, path, folder / "c.csv", options)
+            cpu["running_cluster"].append(cluster_cpu() - before)
+            return wall
+
+        times = interleaved(repeats, {"local_jobs2": local, "running_cluster": running})
     times |= interleaved(
         repeats, {"scheduler_local": lambda: cluster_run("local", path, folder / "c.csv", options)}
     )
@@ -287,7 +315,11 @@ def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> di
         **times,
         "overhead_running": times["running_cluster"]["best"] / local_best - 1,
         "overhead_scheduler_local": times["scheduler_local"]["best"] / local_best - 1,
+        "cpu_seconds": {name: min(values) for name, values in cpu.items()},
     }
+    result["cpu_overhead_running"] = (
+        result["cpu_seconds"]["running_cluster"] / result["cpu_seconds"]["local_jobs2"] - 1
+    )
     print(
         f"  local --jobs 2:                 {local_best:.2f} s ({easy / local_best:,.0f}/s; "
         f"runs: {_runs(times['local_jobs2']['all'])})"
@@ -300,6 +332,12 @@ def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> di
         f"  --scheduler local (with start): {times['scheduler_local']['best']:.2f} s "
         f"({result['overhead_scheduler_local']:+.1%}; "
         f"runs: {_runs(times['scheduler_local']['all'])})",
+    )
+    print(
+        f"  CPU seconds, all processes: local --jobs 2 "
+        f"{result['cpu_seconds']['local_jobs2']:.2f}, running cluster "
+        f"{result['cpu_seconds']['running_cluster']:.2f} "
+        f"({result['cpu_overhead_running']:+.1%})",
         flush=True,
     )
     return result

@@ -105,6 +105,7 @@ class ClusterSummary(Summary):
         workers: worker processes (threads) the scheduler had when the run started.
         task_overhead: measured seconds per no-op task (None with a fixed size).
         target_seconds: solving time per partition the default size aims at.
+        solving_seconds: the workers' time in ``solve_records``, summed over partitions.
         backends: worker process (``host:pid``) -> ids of the backend objects that
             solved its partitions; one id per process means the solver was reused.
         dashboard: the Dask dashboard's address, when one is running.
@@ -114,6 +115,7 @@ class ClusterSummary(Summary):
     workers: int = 0
     task_overhead: float | None = None
     target_seconds: float | None = None
+    solving_seconds: float = 0.0
     backends: dict[str, set[int]] = field(default_factory=dict)
     dashboard: str | None = None
 
@@ -448,6 +450,7 @@ def solve_on_cluster(
             block, seconds, worker, backend = _result(future, number, client)
             del future  # let the cluster forget the partition's result
             sizer.observe(sizes.pop(number), seconds)
+            summary.solving_seconds += seconds
             summary.backends.setdefault(worker, set()).add(backend)
             ready[number] = block
             while written in ready:
