@@ -22,8 +22,8 @@ the cells gives a *minimal* puzzle (no clue can be removed) or stops at a clue t
 With a symmetry, clues are removed in orbits (a cell and its mirror or 180-degree
 image) and minimal means no orbit can be removed. Uniqueness is checked by the fast
 backend (``sat`` when registered, else the ``backtrack`` oracle) as a count to 2; a
-removal whose cells are naked singles of the remaining clues cannot add a solution
-and skips the solver. A difficulty target generates and rates (:mod:`cpsudoku.logic`)
+removal whose cells are naked or hidden singles of the remaining clues cannot add a
+solution and skips the solver. A difficulty target generates and rates (:mod:`cpsudoku.logic`)
 until the grade matches, within a bounded number of attempts.
 """
 
@@ -76,7 +76,7 @@ class GeneratedPuzzle:
         solution: its solution.
         rating: the logic rating when a difficulty was asked for, else None.
         attempts: grids tried to reach the targets (1 when the first one did).
-        checks: uniqueness checks the solver made (naked-single shortcuts excluded).
+        checks: uniqueness checks the solver made (removals proven by singles excluded).
     """
 
     puzzle: Puzzle
@@ -276,7 +276,7 @@ def orbits(g: Geometry, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
 
 
 class _Remover:
-    """Clue removal against one uniqueness checker, with a naked-single shortcut."""
+    """Clue removal against one uniqueness checker, with a shortcut for singles."""
 
     def __init__(self, g: Geometry, backend: Backend) -> None:
         self.g = g
@@ -285,17 +285,34 @@ class _Remover:
         self.checks = 0
 
     def _forced(self, cells: list[int], orbit: tuple[int, ...], solution: tuple[int, ...]) -> bool:
-        """True when every emptied cell is a naked single of the remaining clues."""
+        """True when every emptied cell is a single of the remaining clues.
+
+        A cell whose peers' clues hold every other value (naked single), or the only
+        cell of one of its units whose peers' clues do not hold its value (hidden
+        single), has that value in every solution, so emptying it adds no solution.
+        """
         peers = self.g.peers
         for i in orbit:
-            seen = 1 << (solution[i] - 1)
+            v = solution[i]
+            seen = 1 << (v - 1)
             for j in peers[i]:
-                v = cells[j]
-                if v:
-                    seen |= 1 << (v - 1)
-            if seen != self.full:
+                if cells[j]:
+                    seen |= 1 << (cells[j] - 1)
+            if seen != self.full and not self._hidden(cells, i, v):
                 return False
         return True
+
+    def _hidden(self, cells: list[int], i: int, v: int) -> bool:
+        """True when some unit of cell ``i`` has no other empty cell that can hold ``v``."""
+        g = self.g
+        for u in g.units_of[i]:
+            if all(
+                cells[j] or any(cells[k] == v for k in g.peers[j])
+                for j in g.unit_cells[u]
+                if j != i
+            ):
+                return True
+        return False
 
     def unique(self, cells: list[int]) -> bool:
         """True when the puzzle ``cells`` has exactly one solution (solver check)."""
