@@ -17,8 +17,9 @@ Variant words (``cpsat:integer:exclude`` and so on):
 Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
 is the per-solve overhead: building or copying the model, presolve, probing. The rules
-are built once per geometry and kept as one model proto; a puzzle only narrows its
-givens' domains in place and widens them back afterwards (no model building, no copy).
+are built once per geometry and kept as one model proto; a puzzle only adds its givens
+(assumptions in the Boolean model, narrowed domains in the integer one) and takes them
+off again afterwards: no model building, no copy.
 The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
 detection, inprocessing and the LP relaxation are all off (:data:`TUNED`). Enumerating
 with a callback beat a second, excluding solve: the second solve repeats the whole
@@ -51,6 +52,7 @@ from cpsudoku.encode.cpsat import (
     decode,
     free_domains,
     given_domains,
+    given_literals,
     rules_model,
     sample_model,
     set_domains,
@@ -180,13 +182,21 @@ class CpSatBackend(Backend):
         if self.sample:
             return _sample_search(puzzle, limit, time_limit)
         proto = self._rules_for(puzzle.geometry)
-        set_domains(proto, given_domains(puzzle, self.kind))
+        # The givens go onto the shared rules and come off again afterwards, whatever
+        # happens: as assumptions in the Boolean model, as fixed domains otherwise.
+        if self.kind == "boolean":
+            proto.assumptions.extend(given_literals(puzzle))
+        else:
+            set_domains(proto, given_domains(puzzle, self.kind))
         try:
             if self.counting == "callback" or limit == 1:
                 return self._callback_search(proto, puzzle, limit, time_limit)
             return self._exclude_search(proto, puzzle, limit, time_limit)
         finally:
-            set_domains(proto, free_domains(puzzle, self.kind))
+            if self.kind == "boolean":
+                proto.assumptions.clear()
+            else:
+                set_domains(proto, free_domains(puzzle, self.kind))
 
     def close(self) -> None:
         """Drop the cached rules."""

@@ -13,11 +13,14 @@ Variable layout (fixed, so decoding needs no lookup table): in the integer model
 variable ``i`` is cell ``i``; in the Boolean model variable ``i*n + d - 1`` is
 "cell ``i`` holds ``d``".
 
-Givens are fixed *domains*, not constraints: ``x_i in [v, v]``, or ``y_(i,v) in [1, 1]``.
-That is what makes the rules reusable: a backend builds :func:`rules_model` once per
-geometry and, per puzzle, narrows the givens' domains in place with
-:func:`set_domains` (:func:`given_domains`), then widens them back
-(:func:`free_domains`). Nothing else in the model depends on the puzzle.
+Givens are not constraints. In a self-contained model (:func:`build_model`, the export)
+they are fixed domains: ``x_i in [v, v]``, or ``y_(i,v) in [1, 1]``. That is also what
+makes the rules reusable: a backend builds :func:`rules_model` once per geometry and,
+per puzzle, narrows the givens' domains in place with :func:`set_domains`
+(:func:`given_domains`), then widens them back (:func:`free_domains`). In the Boolean
+model a given can instead be an *assumption* (:func:`given_literals`): one list set on
+the shared proto and cleared afterwards, two Python calls into the proto instead of
+four per given. Nothing else in the model depends on the puzzle.
 
 >>> from cpsudoku import parse
 >>> model = build_model(parse("1.343..2.3..2..3"), "boolean")
@@ -86,6 +89,12 @@ def given_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
     return [(i * n + v - 1, 1, 1) for i, v in enumerate(puzzle.cells) if v]
 
 
+def given_literals(puzzle: Puzzle) -> list[int]:
+    """The givens of ``puzzle`` as literals of the Boolean model, for ``assumptions``."""
+    n = puzzle.n
+    return [i * n + v - 1 for i, v in enumerate(puzzle.cells) if v]
+
+
 def free_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
     """The domain changes that undo :func:`given_domains` (back to the rules' domains)."""
     if kind == "integer":
@@ -144,34 +153,60 @@ def decode(
 ) -> tuple[int, ...]:
     """The grid (cell values in cell order) held by a solution of the model.
 
-    Reads as few values as it can: each read of a protobuf repeated field is a Python
-    call into C++ (about half a microsecond, more than all the rest of the decoding),
-    so copying all ``n**3`` values of a Boolean solution would cost more than a
-    whole easy solve. Cells given in ``puzzle`` are not read at all, and in the
-    Boolean model a cell's values are read only up to the one that is set.
-
     Args:
-        values: the solution's values of the model's variables, in variable order
-            (``CpSolverResponse.solution``); variables after the cells (e.g. those an
-            exclusion added) are ignored.
+        values: the solution's values of the model's variables, in variable order: a
+            list, or ``CpSolverResponse.solution`` itself (see :func:`solution_text`);
+            variables after the cells (e.g. those an exclusion added) are ignored.
         geometry: the grid shape.
         kind: the model kind the values belong to.
-        puzzle: the puzzle that was solved, whose givens are taken as they are.
+        puzzle: the puzzle that was solved; its givens are taken as they are.
+
+    A cell of the Boolean model with no value set decodes as 0, which the verifier
+    rejects: a wrong solution is never papered over here.
     """
     cells = [0] * geometry.cells if puzzle is None else list(puzzle.cells)
+    open_cells = [i for i, v in enumerate(cells) if not v]
+    text = solution_text(values)
+    n = geometry.n
     if kind == "integer":
-        for i, v in enumerate(cells):
-            if not v:
+        if text is not None:
+            numbers = text[1:-1].split(",")
+            for i in open_cells:
+                cells[i] = int(numbers[i])
+        else:
+            for i in open_cells:
                 cells[i] = values[i]
         return tuple(cells)
-    n = geometry.n
-    for i, v in enumerate(cells):
-        if not v:
-            for d in range(n):  # a cell without a set value stays 0: the verifier objects
-                if values[i * n + d]:
-                    cells[i] = d + 1
-                    break
+    if text is not None and len(text) == 3 * len(values):
+        # All values are one digit: "[0, 1, 0, ...]", value k at position 1 + 3k.
+        digits = text[1::3]
+        for i in open_cells:
+            cells[i] = digits.find("1", i * n, i * n + n) - i * n + 1
+        return tuple(cells)
+    for i in open_cells:
+        for d in range(n):
+            if values[i * n + d]:
+                cells[i] = d + 1
+                break
     return tuple(cells)
+
+
+def solution_text(values: Sequence[int]) -> str | None:
+    """A protobuf repeated field's values as its text ``"[v0, v1, ...]"``, else None.
+
+    Reading a repeated field element by element is a Python call into C++ each
+    (about half a microsecond: more than a whole easy solve for the ``n**3`` values of
+    a Boolean solution), while ``str()`` of the field renders them all in one call.
+    Lists and tuples (and any field whose text does not look like that) give None.
+    """
+    if isinstance(values, list | tuple):
+        return None
+    text = str(values)
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    if text.count(",") != max(len(values) - 1, 0):
+        return None
+    return text
 
 
 def add_exclusion(
