@@ -1,0 +1,255 @@
+"""Sudoku as CNF: the encodings of Lynce & Ouaknine, as pure functions (no solving here).
+
+Variables: ``x(r, c, d)`` is true when the cell at 0-based row ``r`` and column ``c``
+holds the value ``d`` (1..n). It is numbered in closed form from 1::
+
+    x(r, c, d) = r*n*n + c*n + d = cell*n + d        (cell = r*n + c)
+
+so the cell variables are exactly ``1..n**3``, and a literal is found by arithmetic, not
+by a lookup. Auxiliary variables of a compact at-most-one encoding come after them
+(``n**3 + 1`` upwards).
+
+The three encodings of I. Lynce and J. Ouaknine, "Sudoku as a SAT problem" (AIMATH
+2006), over the geometry's units (:attr:`~cpsudoku.grid.Geometry.unit_cells`, so any
+region layout works, never a hard-coded row/column/box loop):
+
+- ``minimal``: each cell holds at least one value; each value at most once per unit.
+  (Each cell then holds exactly one value anyway: n*n cells, each value at most n times.)
+- ``efficient``: minimal + each cell holds at most one value.
+- ``extended``: efficient + each value at least once per unit. The redundant clauses
+  let unit propagation find hidden singles, which is what makes it the fastest to
+  solve.
+
+At-most-one constraints are ``pairwise`` (the textbook form, no auxiliary variables) or
+one of the compact encodings of :mod:`pysat.card` (``seqcounter``, ``ladder``,
+``bitwise``, ``totalizer``), which need O(k) instead of O(k**2) clauses for k literals:
+that matters for 25x25 grids and up.
+
+Only :func:`to_cnf` and the compact at-most-one encodings import pysat; the rest (the
+pairwise rules, :func:`to_dimacs`) is standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from cpsudoku.grid import Geometry, Puzzle
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF
+
+#: The encodings, weakest first.
+ENCODINGS: tuple[str, ...] = ("minimal", "efficient", "extended")
+
+#: The at-most-one encodings: ``pairwise`` plus the compact ones of :mod:`pysat.card`.
+AT_MOST_ONE: tuple[str, ...] = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer")
+
+#: The default encoding: the fastest to solve in every measurement (docs/design.md).
+DEFAULT_ENCODING = "extended"
+
+#: The default at-most-one encoding.
+DEFAULT_AT_MOST_ONE = "pairwise"
+
+#: A clause: a tuple of non-zero DIMACS literals.
+Clause = tuple[int, ...]
+
+#: An at-most-one writer: (literals, top variable, output) -> new top variable.
+AtMostOne = Callable[[Sequence[int], int, list[Clause]], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule clauses of one geometry under one encoding (no givens).
+
+    Attributes:
+        geometry: the grid shape.
+        encoding: one of :data:`ENCODINGS`.
+        at_most_one: one of :data:`AT_MOST_ONE`.
+        clauses: the clauses, cell rules first, then unit rules.
+        top: the highest variable used: ``n**3`` plus any auxiliary variables.
+    """
+
+    geometry: Geometry
+    encoding: str
+    at_most_one: str
+    clauses: tuple[Clause, ...]
+    top: int
+
+
+def var(n: int, r: int, c: int, d: int) -> int:
+    """The variable of "the cell at 0-based (r, c) holds d" in an n x n grid.
+
+    >>> var(9, 0, 0, 1), var(9, 8, 8, 9)
+    (1, 729)
+    """
+    return r * n * n + c * n + d
+
+
+def check_encoding(encoding: str, at_most_one: str = DEFAULT_AT_MOST_ONE) -> None:
+    """Raise ValueError naming the valid choices when either name is unknown."""
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+    if at_most_one not in AT_MOST_ONE:
+        raise ValueError(
+            f"unknown at-most-one encoding {at_most_one!r}; choose from: {', '.join(AT_MOST_ONE)}"
+        )
+
+
+@lru_cache(maxsize=16)
+def rules(
+    geometry: Geometry,
+    encoding: str = DEFAULT_ENCODING,
+    at_most_one: str = DEFAULT_AT_MOST_ONE,
+) -> Rules:
+    """The rule clauses of ``geometry`` under ``encoding`` (cached per argument triple).
+
+    Clause counts with pairwise at-most-one, for n x n grids with U units of n cells
+    (U = 3n for rows, columns and boxes), C(n, 2) = n(n-1)/2:
+
+    - minimal: ``n*n + U*n*C(n, 2)``
+    - efficient: minimal + ``n*n*C(n, 2)``
+    - extended: efficient + ``U*n``
+
+    Raises:
+        ValueError: an unknown encoding or at-most-one name.
+
+    >>> from cpsudoku.grid import geometry
+    >>> len(rules(geometry(3, 3), "minimal").clauses)
+    8829
+    """
+    check_encoding(encoding, at_most_one)
+    n = geometry.n
+    top = n**3
+    amo = _pairwise if at_most_one == "pairwise" else _compact(at_most_one)
+    values = range(1, n + 1)
+    out: list[Clause] = []
+    # Cells: at least one value (all encodings); at most one (efficient, extended).
+    cell_lits = [tuple(i * n + d for d in values) for i in range(geometry.cells)]
+    out.extend(cell_lits)
+    if encoding != "minimal":
+        for lits in cell_lits:
+            top = amo(lits, top, out)
+    # Units: each value at most once (all encodings); at least once (extended), which
+    # holds only for units of n cells.
+    for cells in geometry.unit_cells:
+        for d in values:
+            lits = tuple(i * n + d for i in cells)
+            top = amo(lits, top, out)
+            if encoding == "extended" and len(cells) == n:
+                out.append(lits)
+    return Rules(geometry, encoding, at_most_one, tuple(out), top)
+
+
+def _pairwise(lits: Sequence[int], top: int, out: list[Clause]) -> int:
+    """Append the pairwise at-most-one clauses of ``lits``; no new variables."""
+    out.extend((-a, -b) for a, b in combinations(lits, 2))
+    return top
+
+
+def _compact(name: str) -> AtMostOne:
+    """An at-most-one writer using the :mod:`pysat.card` encoding ``name``."""
+    from pysat.card import CardEnc, EncType
+
+    enc = getattr(EncType, name)
+
+    def write(lits: Sequence[int], top: int, out: list[Clause]) -> int:
+        if len(lits) < 2:
+            return top
+        cnf = CardEnc.atmost(list(lits), bound=1, top_id=top, encoding=enc)
+        out.extend(tuple(c) for c in cnf.clauses)
+        return max(top, cnf.nv)
+
+    return write
+
+
+def given_literals(puzzle: Puzzle) -> list[int]:
+    """The true cell literals of the givens, in cell order (assumptions or unit clauses).
+
+    >>> from cpsudoku.formats import parse
+    >>> given_literals(parse("1.343..2.3..2..3"))
+    [1, 11, 16, 19, 30, 39, 50, 63]
+    """
+    n = puzzle.n
+    return [i * n + v for i, v in enumerate(puzzle.cells) if v]
+
+
+def decode(model: Iterable[int], geometry: Geometry) -> tuple[int, ...]:
+    """The cell values of a model (a list of true/false literals); 0 where none is true.
+
+    Only the cell variables ``1..n**3`` are read; auxiliary and selector variables are
+    ignored. When a model sets several values of one cell (possible only in formulas
+    without per-cell at-most-one, and never in a model of a complete Sudoku), the
+    largest wins; the verifier would reject such a grid.
+    """
+    n = geometry.n
+    top = n**3
+    cells = [0] * geometry.cells
+    for lit in model:
+        if 0 < lit <= top:
+            i, d = divmod(lit - 1, n)
+            cells[i] = d + 1
+    return tuple(cells)
+
+
+def to_cnf(
+    puzzle: Puzzle,
+    encoding: str = DEFAULT_ENCODING,
+    at_most_one: str = DEFAULT_AT_MOST_ONE,
+) -> CNF:
+    """The puzzle as a :class:`pysat.formula.CNF`: the rules plus one unit clause per given.
+
+    ``cnf.nv`` is at least ``n**3``, so every cell variable is declared even when it
+    occurs in no clause.
+
+    Raises:
+        ValueError: an unknown encoding or at-most-one name.
+    """
+    from pysat.formula import CNF
+
+    r = rules(puzzle.geometry, encoding, at_most_one)
+    cnf = CNF(from_clauses=[list(c) for c in r.clauses])
+    cnf.extend([[lit] for lit in given_literals(puzzle)])
+    cnf.nv = max(cnf.nv, r.top)
+    return cnf
+
+
+def to_dimacs(
+    puzzle: Puzzle,
+    encoding: str = DEFAULT_ENCODING,
+    at_most_one: str = DEFAULT_AT_MOST_ONE,
+) -> str:
+    """The puzzle as DIMACS CNF text for outside solvers (kissat, minisat, cadical).
+
+    The rules come first, then one unit clause per given. Comment lines (``c ...``)
+    give the geometry, the encoding and the variable mapping, so a model printed by
+    any solver can be decoded by hand: the true variables ``v <= n**3`` are the cells,
+    with ``cell = (v - 1) // n`` (row-major) and ``value = (v - 1) % n + 1``.
+
+    Raises:
+        ValueError: an unknown encoding or at-most-one name.
+    """
+    g = puzzle.geometry
+    n = g.n
+    r = rules(g, encoding, at_most_one)
+    units = [(lit,) for lit in given_literals(puzzle)]
+    body = [" ".join(map(str, c)) + " 0" for c in r.clauses]
+    body.extend(f"{lit} 0" for (lit,) in units)
+    header = [
+        f"c cpsudoku: {n}x{n} Sudoku, {g.box_rows}x{g.box_cols} boxes, {len(g.units)} units",
+        f"c encoding: {encoding} (Lynce & Ouaknine), at-most-one: {at_most_one}",
+        f"c x(r,c,d) = r*N*N + c*N + d with N = {n}, 0-based row r and column c, "
+        f"value d in 1..{n}: variables 1..{n**3}",
+        "c decode a true variable v <= N*N*N: row = (v-1) // (N*N), "
+        "column = (v-1) // N % N, value = (v-1) % N + 1",
+    ]
+    if r.top > n**3:
+        header.append(f"c variables {n**3 + 1}..{r.top}: auxiliary ({at_most_one} at-most-one)")
+    header.append(f"c givens: {len(units)} unit clauses after the {len(r.clauses)} rules")
+    if n <= 35:
+        header.append(f"c puzzle: {puzzle}")
+    header.append(f"p cnf {r.top} {len(r.clauses) + len(units)}")
+    return "\n".join(header + body) + "\n"

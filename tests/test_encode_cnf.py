@@ -1,0 +1,173 @@
+"""The CNF encodings: closed-form clause counts, model counts, numbering, DIMACS text."""
+
+import random
+from math import comb
+
+import pytest
+from conftest import random_grid
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from cpsudoku import parse
+from cpsudoku.encode.cnf import (
+    AT_MOST_ONE,
+    ENCODINGS,
+    decode,
+    given_literals,
+    rules,
+    to_cnf,
+    to_dimacs,
+    var,
+)
+from cpsudoku.grid import Puzzle, geometry
+
+SHAPES = [(2, 2), (2, 3), (3, 3), (4, 4)]
+
+
+def pairwise_clause_count(n: int, units: int, encoding: str) -> int:
+    """Lynce & Ouaknine's counts for pairwise at-most-one, units of n cells."""
+    minimal = n * n + units * n * comb(n, 2)
+    if encoding == "minimal":
+        return minimal
+    efficient = minimal + n * n * comb(n, 2)
+    if encoding == "efficient":
+        return efficient
+    return efficient + units * n
+
+
+def count_models(clauses: tuple[tuple[int, ...], ...], n: int, cap: int = 10_000) -> int:
+    """Count models over the cell variables only (auxiliary ones never block)."""
+    top = n**3
+    found = 0
+    with Solver("cadical153", bootstrap_with=clauses) as s:
+        while found < cap and s.solve():
+            cells = [lit for lit in s.get_model()[:top] if lit > 0]
+            s.add_clause([-lit for lit in cells])
+            found += 1
+    return found
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize(("br", "bc"), SHAPES)
+def test_pairwise_clause_counts_match_closed_form(encoding: str, br: int, bc: int) -> None:
+    g = geometry(br, bc)
+    r = rules(g, encoding)
+    assert len(r.clauses) == pairwise_clause_count(g.n, 3 * g.n, encoding)
+    assert r.top == g.n**3  # pairwise needs no auxiliary variables
+
+
+def test_nine_by_nine_counts_from_the_paper() -> None:
+    # Lynce & Ouaknine, table 1: 8829 / 11745 / 11988 clauses on 729 variables.
+    g = geometry(3, 3)
+    assert [len(rules(g, e).clauses) for e in ENCODINGS] == [8829, 11745, 11988]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_each_encoding_has_288_models_on_the_empty_4x4(encoding: str) -> None:
+    assert count_models(rules(geometry(2, 2), encoding).clauses, 4) == 288
+
+
+@pytest.mark.parametrize("at_most_one", [a for a in AT_MOST_ONE if a != "pairwise"])
+@pytest.mark.parametrize("encoding", ["minimal", "extended"])
+def test_compact_at_most_one_keeps_288_models(encoding: str, at_most_one: str) -> None:
+    r = rules(geometry(2, 2), encoding, at_most_one)
+    assert r.top > 4**3  # auxiliary variables exist ...
+    aux = {abs(lit) for c in r.clauses for lit in c if abs(lit) > 4**3}
+    assert aux
+    assert min(aux) == 4**3 + 1  # ... numbered right after the cell variables
+    assert max(aux) == r.top
+    assert count_models(r.clauses, 4) == 288
+
+
+def test_compact_at_most_one_is_smaller_on_big_grids() -> None:
+    g = geometry(4, 4)
+    assert len(rules(g, "extended", "seqcounter").clauses) < len(rules(g, "extended").clauses)
+
+
+def test_variable_numbering_is_closed_form() -> None:
+    n = 9
+    seen = {var(n, r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
+    assert seen == set(range(1, n**3 + 1))
+    assert var(n, 0, 0, 1) == 1
+    assert var(n, 1, 2, 3) == 1 * 81 + 2 * 9 + 3
+    g = geometry(3, 3)
+    used = {abs(lit) for c in rules(g, "extended").clauses for lit in c}
+    assert used == set(range(1, 730))
+
+
+def test_rules_follow_the_units_not_hard_coded_loops() -> None:
+    # Every clause over one value lies inside a cell or inside one unit.
+    g = geometry(2, 3)
+    n = g.n
+    unit_sets = [set(cells) for cells in g.unit_cells]
+    for clause in rules(g, "extended").clauses:
+        cells = {(abs(lit) - 1) // n for lit in clause}
+        values = {(abs(lit) - 1) % n for lit in clause}
+        assert len(cells) == 1 or (len(values) == 1 and any(cells <= u for u in unit_sets))
+
+
+def test_rules_are_cached() -> None:
+    g = geometry(3, 3)
+    assert rules(g, "extended") is rules(g, "extended")
+    assert rules(g, "minimal") is not rules(g, "extended")
+
+
+def test_unknown_encoding_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="choose from"):
+        rules(geometry(2, 2), "textbook")
+    with pytest.raises(ValueError, match="at-most-one"):
+        rules(geometry(2, 2), "extended", "pairs")
+
+
+def test_givens_and_decode_round_trip(rng: random.Random) -> None:
+    g = geometry(2, 3)
+    grid = random_grid(g, rng)
+    lits = given_literals(grid)
+    assert len(lits) == g.cells
+    assert decode(lits, g) == grid.cells
+    assert decode([-lit for lit in lits], g) == (0,) * g.cells
+    assert decode([*lits, 10_000, -3], g) == grid.cells  # beyond the cells: ignored
+
+
+def test_to_cnf_adds_givens_as_unit_clauses() -> None:
+    puzzle = parse("1.343..2.3..2..3")
+    cnf = to_cnf(puzzle)
+    base = rules(puzzle.geometry, "extended").clauses
+    assert len(cnf.clauses) == len(base) + puzzle.givens
+    assert cnf.clauses[len(base) :] == [[lit] for lit in given_literals(puzzle)]
+    assert cnf.nv == 64
+    with Solver("minisat22", bootstrap_with=cnf.clauses) as s:
+        assert s.solve()
+        assert Puzzle(puzzle.geometry, decode(s.get_model(), puzzle.geometry)).rows() == [
+            [1, 2, 3, 4],
+            [3, 4, 1, 2],
+            [4, 3, 2, 1],
+            [2, 1, 4, 3],
+        ]
+
+
+@pytest.mark.parametrize("at_most_one", ["pairwise", "seqcounter"])
+def test_dimacs_text_reads_back(at_most_one: str) -> None:
+    puzzle = parse("1.343..2.3..2..3")
+    text = to_dimacs(puzzle, "extended", at_most_one)
+    comments = [line for line in text.splitlines() if line.startswith("c ")]
+    assert any("x(r,c,d) = r*N*N + c*N + d" in line for line in comments)
+    assert any("2x2 boxes" in line for line in comments)
+    header = next(line for line in text.splitlines() if line.startswith("p cnf"))
+    nv, nclauses = map(int, header.split()[2:])
+    cnf = CNF(from_string=text)
+    expected = to_cnf(puzzle, "extended", at_most_one)
+    assert cnf.clauses == expected.clauses
+    assert len(cnf.clauses) == nclauses
+    assert nv == expected.nv
+    assert (nv > 64) == (at_most_one != "pairwise")
+
+
+def test_dimacs_of_a_rectangular_grid() -> None:
+    g = geometry(3, 4)
+    cells = [0] * g.cells
+    cells[-1] = 12
+    text = to_dimacs(Puzzle(g, tuple(cells)), "minimal")
+    assert "3x4 boxes" in text
+    assert f"p cnf 1728 {pairwise_clause_count(12, 36, 'minimal') + 1}\n" in text
+    assert text.endswith(f"{var(12, 11, 11, 12)} 0\n")  # the given, as the last unit clause
