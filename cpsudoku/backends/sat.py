@@ -1,0 +1,463 @@
+"""SAT backend: python-sat solvers on the CNF encodings of :mod:`cpsudoku.encode.cnf`.
+
+Incremental by default. The rule clauses of a geometry go into one solver once, and
+the solver stays alive across puzzles; each puzzle's givens are *assumptions*, so
+nothing about one puzzle stays behind for the next. Uniqueness (and counting up to a
+limit) blocks each solution found with a clause over its open cells' true literals,
+guarded by a fresh selector literal ``s``: the clause ``-s | -l1 | -l2 ...`` is added,
+the solver is called again assuming ``s``, and afterwards the unit clause ``-s``
+retires the selector for good. The solver keeps what it learned about the rules, and
+every model is read from the cell variables only.
+
+Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
+
+- an encoding: ``minimal``, ``efficient``, ``extended`` (default);
+- an at-most-one encoding: ``pairwise`` (default), ``seqcounter``, ``ladder``,
+  ``bitwise``, ``totalizer``;
+- a python-sat solver name or alias: ``cadical153`` (default), ``cadical195``,
+  ``glucose4``, ``minisat22``, ``lingeling``, ``kissat404``, ... (``cd15``, ``g4``
+  and the other aliases of :class:`pysat.solvers.SolverNames` work too);
+- ``fresh``: the textbook baseline: for every puzzle, build the whole CNF with the
+  givens as unit clauses and hand it to a new solver. Kept so benchmarks can show what
+  incremental solving buys.
+
+Time limits. What python-sat can stop depends on the solver (read from its source):
+
+- MiniSat-like solvers (``minisat22``, ``glucose3/4/42``, ``maplesat``, ``maplecm``,
+  ``maplechrono``, ``mergesat3``, ``minicard``, ``gluecard3/4``, ``minisatep``,
+  ``ergo``): a :class:`threading.Timer` calls ``interrupt()`` on a limited call, then
+  ``clear_interrupt()`` makes the solver usable again;
+- CaDiCaL (``cadical103/153/195/300``): no ``interrupt()``, but a conflict budget
+  per call; the search runs in budgeted slices, sized from the measured conflict rate,
+  with a look at the clock between slices;
+- Lingeling (no limits at all) and Kissat (no assumptions, and a second solve on one
+  instance aborts the process): a time-limited call runs on ``cadical153`` instead
+  (same encoding and mode), so a time limit always stops. The result's stats say so
+  with ``"fallback": 1``.
+
+Kissat works only with ``fresh``, and there every call gets a new instance, because it
+ignores assumptions and cannot be called twice.
+
+Stats per result: ``conflicts``, ``decisions``, ``propagations`` (and ``restarts``), the
+solver's counters accumulated over the calls of that one puzzle (not reported by
+Kissat).
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from itertools import compress
+from typing import Any
+
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from cpsudoku.backends.base import Backend, Search
+from cpsudoku.encode.cnf import (
+    AT_MOST_ONE,
+    DEFAULT_AT_MOST_ONE,
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    Rules,
+    decode,
+    rules,
+    to_cnf,
+)
+from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.grid import Geometry, Puzzle
+
+#: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
+DEFAULT_SOLVER = "cadical153"
+
+#: Canonical python-sat solver name for every alias (``cd15`` -> ``cadical153``).
+SOLVER_ALIASES: dict[str, str] = {
+    alias: canonical
+    for canonical, aliases in vars(SolverNames).items()
+    if isinstance(aliases, tuple)
+    for alias in (canonical, *aliases)
+}
+
+#: Solvers whose limited calls python-sat can stop with ``interrupt()``.
+INTERRUPTIBLE = frozenset(
+    {
+        "ergo",
+        "gluecard3",
+        "gluecard4",
+        "glucose3",
+        "glucose4",
+        "glucose42",
+        "maplechrono",
+        "maplecm",
+        "maplesat",
+        "mergesat3",
+        "minicard",
+        "minisat22",
+        "minisatep",
+        "minisatgh",
+    }
+)
+
+#: Solvers without ``interrupt()`` that take a per-call conflict budget and keep their
+#: state across limited calls.
+BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+
+#: Solvers that ignore assumptions and can be called only once per instance.
+ONE_SHOT = frozenset({"kissat404"})
+
+#: Rebuild an incremental solver after this many retired selector variables: each
+#: one lengthens every model python-sat returns, so a solver that has seen many
+#: puzzles would otherwise read ever longer models.
+MAX_SELECTORS = 1000
+
+#: Options passed to ``configure()`` before the rules go in, per solver.
+SOLVER_OPTIONS: dict[str, dict[str, int]] = {}
+
+#: Conflicts in the first budgeted slice of a time-limited CaDiCaL call, before any
+#: conflict rate has been measured (and the least any slice gets).
+FIRST_SLICE = 100
+
+#: Shortest target wall time of one budgeted slice, in seconds. Slices grow to a tenth
+#: of the time already spent (so re-entering the solver costs little on long
+#: searches) but never beyond half the time left (so the deadline is kept).
+SLICE_SECONDS = 0.02
+
+_STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
+
+
+def canonical_solver(word: str) -> str | None:
+    """The canonical python-sat name for ``word`` (any alias, any case), or None."""
+    return SOLVER_ALIASES.get(word.lower())
+
+
+class SatBackend(Backend):
+    """python-sat engines: incremental (default) or ``fresh``, any encoding and solver.
+
+    >>> from cpsudoku.formats import parse
+    >>> with SatBackend(["extended", "cadical153"]) as sat:
+    ...     str(sat.solve(parse("1.343..2.3..2..3")).status)
+    'unique'
+    """
+
+    name = "sat"
+    variants = (*ENCODINGS, *AT_MOST_ONE, "fresh", *sorted(set(SOLVER_ALIASES.values())))
+
+    def __init__(self, variant: Sequence[str] = ()) -> None:
+        words = [canonical_solver(w) or w for w in variant]
+        super().__init__(words)
+        self.encoding = _pick(words, ENCODINGS, "encoding", DEFAULT_ENCODING)
+        self.at_most_one = _pick(words, AT_MOST_ONE, "at-most-one encoding", DEFAULT_AT_MOST_ONE)
+        solvers = sorted(set(SOLVER_ALIASES.values()))
+        self.solver = _pick(words, solvers, "solver", DEFAULT_SOLVER)
+        self.fresh = "fresh" in words
+        if words.count("fresh") > 1:
+            raise UnknownBackendError("backend 'sat' takes the word 'fresh' only once")
+        _check_available(self.solver)
+        if self.solver in ONE_SHOT and not self.fresh:
+            raise UnknownBackendError(
+                f"SAT solver {self.solver!r} ignores assumptions and cannot be called twice "
+                f"on one instance, so it cannot run incrementally; use 'sat:fresh:{self.solver}'"
+            )
+        self._engines: dict[Geometry, _Engine] = {}
+        self._fallback: SatBackend | None = None
+        _LIVE.add(self)
+
+    @property
+    def can_stop(self) -> bool:
+        """True when the chosen solver itself can honour a time limit."""
+        return self.solver in INTERRUPTIBLE or self.solver in BUDGETED
+
+    def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
+        """Find up to ``limit`` solutions; with a time limit, stop when it runs out."""
+        deadline = None
+        if time_limit is not None:
+            deadline = time.perf_counter() + max(time_limit, 0.0)
+            if not self.can_stop:
+                return self._fallback_search(puzzle, limit, deadline)
+        geometry = puzzle.geometry
+        engine = self._engines.get(geometry)
+        if engine is None:
+            engine = self._engines[geometry] = self._new_engine(geometry)
+        return engine.search(puzzle.cells, limit, deadline)
+
+    def _new_engine(self, geometry: Geometry) -> _Engine:
+        r = rules(geometry, self.encoding, self.at_most_one)
+        if self.fresh:
+            return _Fresh(r, self.solver)
+        return _Incremental(r, self.solver)
+
+    def _fallback_search(self, puzzle: Puzzle, limit: int, deadline: float) -> Search:
+        """Search on :data:`DEFAULT_SOLVER`, for solvers that cannot be stopped."""
+        if self._fallback is None:
+            words = [self.encoding, self.at_most_one, DEFAULT_SOLVER]
+            self._fallback = SatBackend([*words, "fresh"] if self.fresh else words)
+        found = self._fallback.search(puzzle, limit, deadline - time.perf_counter())
+        found.stats["fallback"] = 1
+        return found
+
+    def close(self) -> None:
+        """Delete the live solvers (idempotent); the next search builds them again."""
+        for engine in self._engines.values():
+            engine.close()
+        self._engines.clear()
+        if self._fallback is not None:
+            self._fallback.close()
+            self._fallback = None
+
+
+#: Every backend not yet collected, so the native solvers are deleted at exit while
+#: python-sat is still importable (otherwise their finalisers fail noisily).
+_LIVE: weakref.WeakSet[SatBackend] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live() -> None:
+    for backend in list(_LIVE):
+        backend.close()
+
+
+def _pick(words: Sequence[str], choices: Sequence[str], what: str, default: str) -> str:
+    """The one word of ``words`` found in ``choices``, else ``default``."""
+    found = [w for w in words if w in choices]
+    if len(found) > 1:
+        raise UnknownBackendError(
+            f"backend 'sat' takes one {what}, got {' and '.join(map(repr, found))}"
+        )
+    return found[0] if found else default
+
+
+def _check_available(name: str) -> None:
+    """Raise BackendUnavailableError when this python-sat build lacks solver ``name``."""
+    try:
+        Solver(name).delete()
+    except (NoSuchSolverError, ImportError, NotImplementedError) as exc:
+        raise BackendUnavailableError(
+            f"SAT solver {name!r} is not available in the installed python-sat ({exc!r}); "
+            f"pick another one, e.g. {DEFAULT_SOLVER!r}"
+        ) from exc
+
+
+class _Engine:
+    """One geometry's encoded rules and the solver calls shared by both modes."""
+
+    def __init__(self, r: Rules, solver: str) -> None:
+        g = r.geometry
+        self.rules = r
+        self.solver_name = solver
+        self.n = g.n
+        self.ncells = g.cells
+        self.top_cell = g.n**3
+        #: Literal ``cell*n`` for each cell: a given's literal is ``base[i] + value``.
+        self.base = range(0, self.top_cell, g.n)
+        #: The value a positive cell literal stands for, indexed by the literal.
+        self.value_of = [0, *((lit - 1) % g.n + 1 for lit in range(1, self.top_cell + 1))]
+        self.limit_mode = (
+            "interrupt" if solver in INTERRUPTIBLE else "budget" if solver in BUDGETED else "none"
+        )
+        #: Conflicts per second last seen in a budgeted slice (sizes the next slices).
+        self.conflict_rate: float | None = None
+
+    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        return None
+
+    def read_model(self, model: list[int]) -> list[int]:
+        """The true cell literals of a model, one per cell in cell order."""
+        true = list(filter((0).__lt__, model[: self.top_cell]))
+        if len(true) != self.ncells:  # not one value per cell: take the generic route
+            values = decode(true, self.rules.geometry)
+            true = [b + v for b, v in zip(self.base, values, strict=True)]
+        return true
+
+    def call(self, solver: Solver, assumptions: list[int], deadline: float | None) -> bool | None:
+        """One SAT call: True/False, or None when the deadline passed first."""
+        if deadline is None:
+            return bool(solver.solve(assumptions=assumptions))
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        if self.limit_mode == "interrupt":
+            return _call_interrupt(solver, assumptions, remaining)
+        if self.limit_mode == "budget":
+            return self._call_budget(solver, assumptions, deadline)
+        raise UnknownBackendError(f"SAT solver {self.solver_name!r} cannot honour a time limit")
+
+    def _call_budget(self, solver: Solver, assumptions: list[int], deadline: float) -> bool | None:
+        """Limited calls in conflict-budget slices until an answer or the deadline.
+
+        Each slice is sized from the conflict rate last measured on this engine, so it
+        ends well before the deadline; the clock is read between slices.
+        """
+        start = time.perf_counter()
+        remaining = deadline - start
+        while True:
+            target = min(max(SLICE_SECONDS, (time.perf_counter() - start) / 10), remaining / 2)
+            rate = self.conflict_rate
+            budget = FIRST_SLICE if rate is None else max(FIRST_SLICE, int(rate * target))
+            before = time.perf_counter()
+            conflicts = solver.accum_stats()["conflicts"]
+            solver.conf_budget(budget)
+            answer = solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            now = time.perf_counter()
+            done = solver.accum_stats()["conflicts"] - conflicts
+            if done > 0:
+                self.conflict_rate = done / max(now - before, 1e-6)
+            remaining = deadline - now
+            if remaining <= 0:
+                return None
+
+
+def _call_interrupt(solver: Solver, assumptions: list[int], remaining: float) -> bool | None:
+    """A limited call stopped by a timer thread calling ``interrupt()``."""
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+        timer.join()
+        solver.clear_interrupt()
+
+
+def _stats(solver: Solver) -> dict[str, int]:
+    """The solver's accumulated counters, or {} when it does not report them."""
+    try:
+        raw: dict[str, Any] | None = solver.accum_stats()
+    except NotImplementedError:
+        return {}
+    return {k: int(raw[k]) for k in _STAT_KEYS if k in raw} if raw else {}
+
+
+def _delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
+    return {k: v - before.get(k, 0) for k, v in after.items()}
+
+
+class _Incremental(_Engine):
+    """The rules in one live solver; givens as assumptions; retired selectors."""
+
+    def __init__(self, r: Rules, solver: str) -> None:
+        super().__init__(r, solver)
+        self.solver: Solver | None = None
+        self.top = r.top
+
+    def _build(self) -> Solver:
+        solver = Solver(self.solver_name)
+        options = SOLVER_OPTIONS.get(self.solver_name)
+        if options:
+            solver.configure(options)
+        solver.append_formula(self.rules.clauses)
+        self.solver = solver
+        self.top = self.rules.top
+        return solver
+
+    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+        solver = self.solver
+        if solver is None or self.top - self.rules.top >= MAX_SELECTORS:
+            self.close()
+            solver = self._build()
+        before = _stats(solver)
+        assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
+        found = Search()
+        answer = self.call(solver, assumptions, deadline)
+        if answer and limit > 1:
+            # A fresh selector guards every blocking clause of this puzzle.
+            self.top += 1
+            selector = self.top
+            assumptions.append(selector)
+            open_cells = [not v for v in cells]
+            while answer:
+                true = self.read_model(solver.get_model())
+                self._record(found, true)
+                if found.count >= limit:
+                    break
+                solver.add_clause([-selector, *(-lit for lit in compress(true, open_cells))])
+                answer = self.call(solver, assumptions, deadline)
+            solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
+            assumptions.pop()
+        elif answer:
+            self._record(found, self.read_model(solver.get_model()))
+        found.timed_out = answer is None
+        found.exhausted = answer is False
+        found.stats = _delta(_stats(solver), before)
+        if found.count >= 2 and limit == 2:
+            self._first_from_scratch(found, assumptions, deadline)
+        return found
+
+    def _first_from_scratch(
+        self, found: Search, assumptions: list[int], deadline: float | None
+    ) -> None:
+        """Report first the solution that a just-built solver finds.
+
+        Which of several solutions a live solver finds depends on what it learned from
+        earlier puzzles. A puzzle with several solutions would then get a different
+        one in a different batch order or partition; solving it again on a rebuilt
+        solver (which then serves the next puzzles) makes the choice a function of the
+        puzzle alone. Rare in practice (puzzles are meant to be unique), so the
+        rebuild costs little overall.
+        """
+        self.close()
+        solver = self._build()
+        answer = self.call(solver, assumptions, deadline)
+        if answer:
+            first = tuple(map(self.value_of.__getitem__, self.read_model(solver.get_model())))
+            other = next(s for s in found.solutions if s != first)
+            found.solutions[:] = [first, other]
+        found.stats = _add(found.stats, _stats(solver))
+
+    def _record(self, found: Search, true: list[int]) -> None:
+        found.count += 1
+        if len(found.solutions) < 2:
+            found.solutions.append(tuple(map(self.value_of.__getitem__, true)))
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+
+class _Fresh(_Engine):
+    """The textbook baseline: the whole CNF, givens as unit clauses, a new solver each time."""
+
+    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+        r = self.rules
+        cnf = to_cnf(Puzzle(r.geometry, cells), r.encoding, r.at_most_one)
+        open_cells = [not v for v in cells]
+        found = Search()
+        stats: dict[str, int] = {}
+        blocking: list[list[int]] = []
+        solver = Solver(self.solver_name, bootstrap_with=cnf.clauses)
+        try:
+            while True:
+                answer = self.call(solver, [], deadline)
+                if not answer:
+                    break
+                true = self.read_model(solver.get_model())
+                found.count += 1
+                if len(found.solutions) < 2:
+                    found.solutions.append(tuple(map(self.value_of.__getitem__, true)))
+                if found.count >= limit:
+                    break
+                blocking.append([-lit for lit in compress(true, open_cells)])
+                if self.solver_name in ONE_SHOT:  # cannot be called twice: start over
+                    stats = _add(stats, _stats(solver))
+                    solver.delete()
+                    solver = Solver(self.solver_name, bootstrap_with=cnf.clauses + blocking)
+                else:
+                    solver.add_clause(blocking[-1])
+            stats = _add(stats, _stats(solver))
+        finally:
+            solver.delete()
+        found.timed_out = answer is None
+        found.exhausted = answer is False
+        found.stats = stats
+        return found
+
+
+def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in a.keys() | b.keys()}

@@ -1,0 +1,313 @@
+"""The SAT backend against the oracle, on every 9x9 test file and on bigger grids."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import random_grid, read_csv, read_lines
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from cpsudoku import Status, parse
+from cpsudoku.backends import DEFAULT_BACKEND, Backend, create_backend
+from cpsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
+from cpsudoku.cli import main
+from cpsudoku.encode.cnf import ENCODINGS, decode
+from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.verify import is_solution
+
+BENCHMARK_DATA = Path(__file__).parent.parent / "benchmarks" / "data"
+
+#: One solver per way of honouring a time limit: conflict budget, interrupt, fallback.
+LIMIT_SOLVERS = ["cadical153", "glucose4", "lingeling"]
+
+FILES_9X9 = [
+    "top95.txt",
+    "norvig_hardest.txt",
+    "clue17_royle_200.txt",
+    "easy_norvig50.txt",
+    "easy_kaggle1m_200.txt",
+    "forum_hardest_1106_60.txt",
+    "nosolution_tdoku.txt",
+    "multisolution_tdoku.txt",
+    "serg_multisolution_100.txt",
+]
+
+
+@pytest.fixture(scope="module")
+def sat() -> Iterator[SatBackend]:
+    """One default SAT backend for the module: the incremental state is the point."""
+    with SatBackend() as backend:
+        yield backend
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Backend:
+    return create_backend("backtrack")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FILES_9X9)
+def test_same_status_as_the_oracle(name: str, sat: SatBackend, oracle: Backend) -> None:
+    for line in read_lines(name):
+        puzzle = parse(line)
+        got, want = sat.solve(puzzle), oracle.solve(puzzle)
+        assert got.status is want.status, line
+        if got.solution is not None:
+            assert is_solution(puzzle, got.solution)
+        if want.status is Status.UNIQUE:
+            assert got.solution == want.solution
+
+
+def test_tdoku_counts_are_exact(sat: SatBackend) -> None:
+    for case in read_csv("tdoku_test_puzzles.meta.csv"):
+        found = sat.count(parse(case["puzzle"]), limit=1000)
+        assert found.count == int(case["solution_count"]), case["puzzle"]
+        assert found.complete
+        if found.count == 1:
+            r = sat.solve(parse(case["puzzle"]))
+            assert str(r.solution) == case["solution"]
+
+
+def test_sudopedia_invalid_cases(sat: SatBackend) -> None:
+    for case in read_csv("invalid_sudopedia.meta.csv"):
+        expected = case["expected_solutions"]
+        r = sat.solve(parse(case["puzzle"], check=False))
+        if expected == "none (invalid givens)":
+            assert r.status is Status.INVALID
+        elif expected == "none":
+            assert r.status is Status.UNSOLVABLE
+        else:
+            assert r.status is Status.MULTIPLE, case["case"]
+            if expected.isdigit():
+                assert sat.count(parse(case["puzzle"]), limit=1000).count == int(expected)
+
+
+def test_count_stops_at_the_limit(sat: SatBackend) -> None:
+    found = sat.count(parse("." * 81), limit=50)
+    assert found.count == 50
+    assert not found.complete
+    assert sat.count(parse("." * 16), limit=1000).count == 288
+    assert sat.count(parse("." * 16), limit=1000).complete
+
+
+def interleaved_checks(backend: SatBackend) -> None:
+    """Unique, multiple, unsolvable, unique, timeout, unique ... on one instance."""
+    unique = [parse(line) for line in read_lines("top95.txt", 4)]
+    multiple = parse(read_lines("multisolution_tdoku.txt", 1)[0])
+    unsolvable = parse(read_lines("nosolution_tdoku.txt", 1)[0])
+    oracle = create_backend("backtrack")
+    answers = {p: oracle.solve(p).solution for p in unique}
+
+    def check_unique(p: Puzzle) -> None:
+        r = backend.solve(p)
+        assert r.status is Status.UNIQUE
+        assert r.solution == answers[p]
+
+    check_unique(unique[0])
+    assert backend.solve(multiple).status is Status.MULTIPLE
+    assert backend.solve(unsolvable).status is Status.UNSOLVABLE
+    check_unique(unique[1])
+    # A count of the empty grid cannot finish: it is stopped by the time limit with
+    # blocking clauses and a selector live in the solver ...
+    stopped = backend.count(parse("." * 81), limit=10**9, time_limit=0.3)
+    assert stopped.timed_out
+    assert not stopped.complete
+    assert stopped.count >= 1
+    # ... and a time limit that has already run out is a timeout before any answer.
+    r = backend.solve(unique[2], time_limit=0.0)
+    assert r.status is Status.TIMEOUT
+    assert r.solution is None
+    check_unique(unique[2])
+    assert backend.solve(multiple, time_limit=30).status is Status.MULTIPLE
+    check_unique(unique[3])
+    assert backend.solve(unsolvable, time_limit=30).status is Status.UNSOLVABLE
+    check_unique(unique[0])
+    assert backend.solve(unique[1], unique=False).status is Status.SOLVED
+    check_unique(unique[1])
+
+
+@pytest.mark.parametrize("solver", LIMIT_SOLVERS)
+def test_interleaved_statuses_on_one_instance(solver: str) -> None:
+    with SatBackend([solver]) as backend:
+        interleaved_checks(backend)
+
+
+def test_interleaved_statuses_fresh() -> None:
+    with SatBackend(["fresh"]) as backend:
+        interleaved_checks(backend)
+
+
+def test_fallback_is_reported_for_solvers_that_cannot_stop() -> None:
+    with SatBackend(["lingeling"]) as backend:
+        assert not backend.can_stop
+        assert (
+            "fallback" in backend.solve(parse(read_lines("top95.txt", 1)[0]), time_limit=30).stats
+        )
+        assert "fallback" not in backend.solve(parse(read_lines("top95.txt", 1)[0])).stats
+
+
+def test_timeout_on_a_hard_25x25_then_the_next_puzzle_is_solved() -> None:
+    # Alain Frisch's minimal 25x25 (Gecode's instance 18): minutes for CaDiCaL.
+    hard = parse((BENCHMARK_DATA / "25x25_frisch.txt").read_text().splitlines()[0])
+    easy = parse(read_lines("25x25_misc_3.txt", 1)[0])
+    with SatBackend() as backend:
+        r = backend.solve(hard, time_limit=0.5)
+        assert r.status is Status.TIMEOUT
+        assert r.error == "time limit reached"
+        r = backend.solve(easy)
+        assert r.status is Status.UNIQUE
+        assert r.solution is not None
+        assert is_solution(easy, r.solution)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_each_encoding_on_small_grids(encoding: str) -> None:
+    rng = random.Random(len(encoding))
+    with SatBackend([encoding]) as backend:
+        assert backend.count(parse("." * 16), limit=1000).count == 288
+        for br, bc in [(2, 2), (2, 3), (3, 2), (2, 4)]:
+            g = geometry(br, bc)
+            grid = random_grid(g, rng)
+            cells = [0 if rng.random() < 0.6 else v for v in grid.cells]
+            puzzle = Puzzle(g, tuple(cells))
+            want = create_backend("backtrack").count(puzzle, limit=20).count
+            assert backend.count(puzzle, limit=20).count == want
+            r = backend.solve(puzzle)
+            assert r.status is (Status.UNIQUE if want == 1 else Status.MULTIPLE)
+            assert r.solution is not None
+            assert is_solution(puzzle, r.solution)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["extended", "efficient", "minimal", "extended:seqcounter", "efficient:ladder", "fresh"],
+)
+def test_big_grids(spec: str) -> None:
+    lines = read_lines("16x16_vukr_6.txt", 2)
+    if spec in ("extended", "extended:seqcounter"):
+        lines += read_lines("25x25_misc_3.txt", 1)
+    with SatBackend(spec.split(":")) as backend:
+        for line in lines:
+            puzzle = parse(line)
+            r = backend.solve(puzzle)
+            assert r.status is Status.UNIQUE, line
+            assert r.solution is not None
+            assert is_solution(puzzle, r.solution)
+
+
+@pytest.mark.parametrize("spec", ["sat:extended:cadical153", "sat:fresh", "sat:minisat22"])
+def test_specs_through_the_registry(spec: str) -> None:
+    backend = create_backend(spec)
+    assert backend.spec == spec
+    r = backend.solve(parse(read_lines("top95.txt", 1)[0]))
+    assert r.status is Status.UNIQUE
+    assert r.backend == "sat"
+
+
+def test_sat_is_the_default_backend() -> None:
+    assert DEFAULT_BACKEND == "sat"
+
+
+def test_aliases_and_word_order() -> None:
+    backend = SatBackend(["cd15", "extended"])
+    assert backend.solver == "cadical153"
+    assert backend.spec == "sat:cadical153:extended"
+    assert SatBackend(["G4"]).solver == "glucose4"
+    assert SatBackend().solver == DEFAULT_SOLVER
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["textbook"], "no variant 'textbook'"),
+        (["minimal", "extended"], "one encoding"),
+        (["glucose4", "minisat22"], "one solver"),
+        (["kissat404"], "sat:fresh:kissat404"),
+        (["fresh", "fresh"], "only once"),
+    ],
+)
+def test_bad_specs_are_refused(words: list[str], message: str) -> None:
+    with pytest.raises(UnknownBackendError, match=message):
+        SatBackend(words)
+
+
+def test_unavailable_solver_is_a_clear_error() -> None:
+    with pytest.raises(BackendUnavailableError, match="not available"):
+        SatBackend(["minisatgh"])
+
+
+def test_kissat_runs_fresh_and_falls_back_for_time_limits() -> None:
+    puzzle = parse(read_lines("top95.txt", 1)[0])
+    three = next(c for c in read_csv("tdoku_test_puzzles.meta.csv") if c["solution_count"] == "3")
+    multiple = parse(three["puzzle"])
+    with SatBackend(["fresh", "kissat404"]) as backend:
+        assert backend.solve(puzzle).status is Status.UNIQUE
+        assert backend.solve(multiple).status is Status.MULTIPLE
+        assert backend.count(multiple, limit=1000).count == 3
+        r = backend.solve(puzzle, time_limit=30)
+        assert r.status is Status.UNIQUE
+        assert r.stats["fallback"] == 1
+
+
+def test_stats_are_per_puzzle(sat: SatBackend) -> None:
+    hard = parse(read_lines("forum_hardest_1106_60.txt", 1)[0])
+    first = sat.solve(hard).stats
+    assert set(first) >= {"conflicts", "decisions", "propagations"}
+    assert first["propagations"] > 0
+    easy = sat.solve(parse(read_lines("easy_kaggle1m_200.txt", 1)[0])).stats
+    assert easy["conflicts"] < 5  # a delta for this puzzle, not the solver's running total
+
+
+def test_long_runs_rebuild_the_solver_and_stay_right() -> None:
+    import cpsudoku.backends.sat as sat_module
+
+    lines = read_lines("clue17_royle_200.txt", 30)
+    keep = sat_module.MAX_SELECTORS
+    sat_module.MAX_SELECTORS = 7
+    try:
+        with SatBackend() as backend:
+            for line in lines:
+                assert backend.solve(parse(line)).status is Status.UNIQUE
+    finally:
+        sat_module.MAX_SELECTORS = keep
+
+
+def test_dimacs_export_solves_to_the_backend_solution(
+    sat: SatBackend, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = read_lines("top95.txt", 1)[0]
+    assert main(["export", line, "--to", "dimacs"]) == 0
+    text = capsys.readouterr().out
+    cnf = CNF(from_string=text)
+    puzzle = parse(line)
+    with Solver("minisat22", bootstrap_with=cnf.clauses) as s:
+        assert s.solve()
+        cells = decode(s.get_model(), puzzle.geometry)
+    r = sat.solve(puzzle)
+    assert r.solution is not None
+    assert cells == r.solution.cells
+
+
+def test_cli_sat_solver_option(capsys: pytest.CaptureFixture[str]) -> None:
+    line = read_lines("top95.txt", 1)[0]
+    assert main(["solve", line, "--sat-solver", "glucose4", "--json"]) == 0
+    assert '"status": "unique"' in capsys.readouterr().out
+    assert main(["count", "." * 16, "--sat-solver", "minisat22"]) == 0
+    assert "288 solutions" in capsys.readouterr().out
+    assert main(["solve", line, "--backend", "backtrack", "--sat-solver", "glucose4"]) == 2
+    assert "--sat-solver" in capsys.readouterr().err
+
+
+def test_multiple_solution_choice_does_not_depend_on_history() -> None:
+    lines = read_lines("serg_multisolution_100.txt", 12) + read_lines("top95.txt", 6)
+    with SatBackend() as forward, SatBackend() as backward:
+        ahead = {line: forward.solve(parse(line)) for line in lines}
+        for line in reversed(lines):
+            r = backward.solve(parse(line))
+            assert r.status is ahead[line].status
+            assert r.solution == ahead[line].solution
