@@ -70,6 +70,12 @@ def _add_backend(p: argparse.ArgumentParser) -> None:
         help=f"engine, with optional variants as NAME:VARIANT (one of: "
         f"{', '.join(REGISTRY)}; default: {DEFAULT_BACKEND})",
     )
+    p.add_argument(
+        "--sat-solver",
+        metavar="NAME",
+        help="python-sat solver for the sat backend, e.g. cadical153, glucose4, minisat22 "
+        "(the same as --backend sat:NAME)",
+    )
 
 
 def _add_box(p: argparse.ArgumentParser) -> None:
@@ -81,8 +87,18 @@ def _add_box(p: argparse.ArgumentParser) -> None:
 
 
 def backend_spec(args: argparse.Namespace) -> str:
-    """The backend spec named on the command line."""
-    return str(args.backend)
+    """The backend spec named on the command line, with ``--sat-solver`` appended.
+
+    Raises:
+        UsageError: ``--sat-solver`` was given for a backend other than ``sat``.
+    """
+    spec = str(args.backend)
+    solver = getattr(args, "sat_solver", None)
+    if solver:
+        if spec.split(":")[0] != "sat":
+            raise UsageError(f"--sat-solver applies to the sat backend only, not to {spec!r}")
+        spec = f"{spec}:{solver}"
+    return spec
 
 
 def _configure_solve(p: argparse.ArgumentParser) -> None:
@@ -101,7 +117,7 @@ def _run_solve(args: argparse.Namespace) -> int:
 
     result = solve(
         read_puzzle_arg(args.puzzle),
-        backend=args.backend,
+        backend=backend_spec(args),
         unique=not args.no_unique,
         time_limit=args.time_limit,
         box=args.box,
@@ -138,7 +154,7 @@ def _run_count(args: argparse.Namespace) -> int:
     found = count_solutions(
         read_puzzle_arg(args.puzzle),
         args.limit,
-        args.backend,
+        backend_spec(args),
         time_limit=args.time_limit,
         box=args.box,
     )

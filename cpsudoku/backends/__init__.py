@@ -15,6 +15,7 @@ from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
 #: name -> (module, class). Modules are imported only when the backend is used, so the
 #: core (parse, verify, the reference backend) starts without loading any solver.
 REGISTRY: dict[str, tuple[str, str]] = {
+    "sat": ("cpsudoku.backends.sat", "SatBackend"),
     "backtrack": ("cpsudoku.backends.backtrack", "BacktrackBackend"),
     "cpsat": ("cpsudoku.backends.cpsat", "CpSatBackend"),
     "portfolio": ("cpsudoku.backends.portfolio", "PortfolioBackend"),
