@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from cpsudoku.batch import (
@@ -123,13 +124,10 @@ class EncodedRows:
 
 def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
     """Encode ``rows`` for an output of ``kind`` and count what they hold."""
-    statuses: Counter[str] = Counter()
-    mismatches = disagreements = 0
-    for row in rows:
-        status, error = row[2], row[6]
-        statuses[status] += 1
-        mismatches += "input's solution column" in error
-        disagreements += "disagreement:" in error
+    statuses = Counter(map(itemgetter(2), rows))
+    errors = [error for error in map(itemgetter(6), rows) if error]
+    mismatches = sum("input's solution column" in error for error in errors)
+    disagreements = sum("disagreement:" in error for error in errors)
     payload: str | bytes
     if kind == "parquet":
         payload = parquet_bytes(rows)

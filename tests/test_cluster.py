@@ -234,7 +234,7 @@ def test_worker_killed_mid_run_loses_nothing(
 ) -> None:
     out = tmp_path / "killed.csv"
     cmd = [sys.executable, "-m", "cpsudoku", "batch", str(dataset), "-o", str(out)]
-    cmd += ["--backend", FAST, "--scheduler", scheduler, "--partition-size", "10", "--quiet"]
+    cmd += ["--backend", FAST, "--scheduler", scheduler, "--partition-size", "5", "--quiet"]
     proc = subprocess.Popen(cmd, cwd=ROOT)
     try:
         deadline = time.monotonic() + 60

@@ -99,3 +99,35 @@ def test_mistakes_are_caught_before_any_work(tmp_path: Path) -> None:
         solve_dataframe(frame, "puzzle")
     with pytest.raises(UnknownBackendError):
         solve_dataframe(frame, "p", backend="nope")
+
+
+def test_dashboard_address_is_announced(
+    client: distributed.Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cpsudoku.cluster
+    from cpsudoku.cluster import dashboard_address, run_cluster_batch
+    from cpsudoku.formats import read_records
+
+    assert dashboard_address(client) is None  # this machine's scheduler has no bokeh
+    # The scheduler runs in this process, so it sees the patched check.
+    monkeypatch.setattr(cpsudoku.cluster, "_scheduler_has_bokeh", lambda: True)
+    link = dashboard_address(client)
+    assert link is not None
+    assert link.startswith("http://")
+    assert link.endswith("/status")
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(EASY[:20]) + "\n")
+    notices: list[str] = []
+    summary = run_cluster_batch(
+        read_records(str(src)),
+        str(tmp_path / "out.csv"),
+        SolveOptions(FAST),
+        scheduler=client.scheduler.address,
+        log=notices.append,
+    )
+    # Each client names the host in its own way; the port is the dashboard's.
+    port = link.rsplit(":", 1)[1]
+    assert summary.dashboard is not None
+    assert summary.dashboard.endswith(f":{port}")
+    assert notices == [f"Dask dashboard at {summary.dashboard}"]
+    assert summary.records == 20
