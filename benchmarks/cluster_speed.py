@@ -243,8 +243,7 @@ def speedup(options: SolveOptions, hard: int, repeats: int, folder: Path) -> dic
     control: on a machine shared with other work, it shows how much of a second core
     was there to be had at all.
     """
-    path = folder / "hard.txt"
-    path.write_text("\n".join(r.puzzle for r in records("forum_hardest_1905_11plus", hard)) + "\n")
+    path = repeated_file("forum_hardest_1905_11plus", hard, folder)
     with dask_processes(1) as one, dask_processes(2) as two:
         times = interleaved(
             repeats,
@@ -419,7 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backend", default=DEFAULT_BACKEND, help="backend spec")
     parser.add_argument("--repeats", type=int, default=2, help="runs per figure; best kept")
-    parser.add_argument("--hard-records", type=int, default=240, help="hard sample size")
+    parser.add_argument(
+        "--hard-records", type=int, default=3000, help="hard sample size (repeated)"
+    )
     parser.add_argument(
         "--easy-records", type=int, default=500_000, help="easy sample size (repeated)"
     )
