@@ -12,7 +12,8 @@ live solver) alive from one partition to the next.
 >>> solved = solve_dataframe(df, "quizzes", solution_column="solutions")  # doctest: +SKIP
 >>> solved.status.value_counts().compute()  # doctest: +SKIP
 
-Dask comes from the optional extra ``cpsudoku[dask]``: importing this module needs it.
+Dask comes from the optional extra ``cpsudoku[dask]``; without it, the functions here
+raise :class:`~cpsudoku.cluster.DaskUnavailableError`, which names the extra.
 """
 
 from __future__ import annotations
@@ -40,14 +41,18 @@ _MISSING = "missing puzzle (empty value)"
 
 
 def _options(
-    backend: str, unique: bool, time_limit: float | None, box: str | Geometry | None
+    backend: str,
+    unique: bool,
+    time_limit: float | None,
+    box: str | Geometry | None,
+    presolve: bool,
 ) -> SolveOptions:
     """Checked solve options: an unknown backend or box fails here, not on a worker."""
     backend_class(backend.split(":")[0])
     box_text = box.box_shape if isinstance(box, Geometry) else box
     if box_text:
         parse_box(box_text)
-    return SolveOptions(backend, unique, time_limit, box_text)
+    return SolveOptions(backend, unique, time_limit, box_text, presolve=presolve)
 
 
 def _record(i: int, value: object, solution: object = None) -> Record:
@@ -111,6 +116,7 @@ def solve_dataframe(
     unique: bool = True,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    presolve: bool = True,
 ) -> dask.dataframe.DataFrame:
     """``df`` with ``status``, ``solution``, ``backend``, ``seconds``, ``error`` added.
 
@@ -129,6 +135,9 @@ def solve_dataframe(
         unique: prove uniqueness (False: status ``solved`` at the first solution).
         time_limit: seconds per puzzle.
         box: box shape, when it cannot be inferred from the puzzle size.
+        presolve: let the whole-array logic pass answer what singles alone can
+            (backend ``logic``), as ``cpsudoku batch`` does; False sends every puzzle
+            to the backend.
 
     Raises:
         KeyError: ``column`` or ``solution_column`` is not a column of ``df``.
@@ -144,7 +153,7 @@ def solve_dataframe(
             f"column {column!r} holds numbers ({df[column].dtype}), which lose the leading "
             f"zeros of puzzles; read it as text, e.g. dd.read_csv(..., dtype={{{column!r}: str}})"
         )
-    options = _options(backend, unique, time_limit, box)
+    options = _options(backend, unique, time_limit, box, presolve)
     clash = [c for c in RESULT_COLUMNS if c in df.columns]
     if clash:
         raise CpSudokuError(f"the DataFrame already has result columns {clash}; drop them first")
@@ -171,6 +180,7 @@ def solve_bag(
     unique: bool = True,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    presolve: bool = True,
 ) -> dask.bag.Bag:
     """A Bag of result dicts, one per puzzle of ``bag``, in the same order.
 
@@ -184,7 +194,7 @@ def solve_bag(
     ['unique']
     """
     require_distributed()
-    options = _options(backend, unique, time_limit, box)
+    options = _options(backend, unique, time_limit, box, presolve)
     return bag.map_partitions(_solve_bag_partition, options)
 
 

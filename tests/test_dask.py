@@ -89,6 +89,12 @@ def test_bag_of_puzzle_strings(client: distributed.Client) -> None:
     assert [item["puzzle"] for item in items] == [*EASY[:50], "bad", None]
     assert [item["status"] for item in items] == ["unique"] * 50 + ["invalid"] * 2
     assert set(items[0]) == {"puzzle", *RESULT_COLUMNS}
+    # Without the logic pass every puzzle goes to the backend, as with --no-presolve.
+    direct = client.compute(solve_bag(bag, backend=FAST, presolve=False)).result()
+    records = [Record(i, p) for i, p in enumerate([*EASY[:50], "bad", ""])]
+    expected = solve_records(records, SolveOptions(FAST, presolve=False))
+    assert [item["backend"] for item in direct] == [row[2] for row in expected]
+    assert [item["solution"] for item in direct] == [item["solution"] for item in items]
 
 
 def test_mistakes_are_caught_before_any_work(tmp_path: Path) -> None:
