@@ -12,13 +12,16 @@ takes the easiest technique that makes progress, in the order of :class:`Techniq
 - naked and hidden subsets: pairs, triples and quads;
 - fish: X-wing, swordfish, jellyfish;
 - XY-wing;
-- trial placement (bifurcation), the last resort: on the cell with the fewest
-  candidates, each value is placed in turn and the whole method is applied to the
-  result, recursively. A value whose trial ends in a contradiction is eliminated.
+- trial placement (bifurcation), the last resort: on a cell with the fewest
+  candidates each value is placed in turn on a copy of the grid and followed with
+  singles and, when those are stuck, with further trial placements (recursively). A
+  value whose trial ends in a contradiction on every way on is eliminated. Every cell
+  with the fewest candidates is tried, simple trials (no nesting) first, and the
+  easiest refutation is taken; see :class:`_TrialSearch`.
 
-Every deduction is sound for any solution, and trials explore every value of the
-chosen cell, so the solver never relies on luck or on uniqueness: what it places is in
-every solution, and it notices when a puzzle has no solution or several.
+Every deduction is sound for any solution and trials eliminate only what they refute,
+so the solver never relies on luck or on uniqueness: what it places is in every
+solution, and it notices when a puzzle has no solution or several.
 
 The rating (:func:`rate_puzzle`) is the ordered list of steps with explanations such
 as ``r3c5 = 7: hidden single in box 2``, the hardest technique needed, a numeric score
@@ -45,9 +48,6 @@ from cpsudoku.errors import CpSudokuError
 from cpsudoku.formats import PuzzleLike, parse
 from cpsudoku.grid import Geometry, Puzzle
 from cpsudoku.result import Status
-
-#: Nesting limits tried one after the other before trials go without a limit.
-_DEEPENING = 3
 
 #: Trial placements allowed for one rating before it gives up (status ``timeout``).
 DEFAULT_MAX_TRIALS = 20_000
@@ -692,10 +692,6 @@ _FINDER_ORDER = tuple(_FINDERS[t] for t in Technique if t in _FINDERS)
 
 # --------------------------------------------------------------------------- search
 
-#: Inside a trial the consequences are followed with this many techniques: the two
-#: singles, as a person tests a value in pencil (and as Nishio and forcing chains do).
-_TRIAL_TECHNIQUES = 2
-
 
 class _OutOfBudgetError(Exception):
     """The trial budget or the nesting limit ran out."""
@@ -719,6 +715,50 @@ class _Trial:
     depth: int = 0  # deepest nesting inside the refutations (1 = no nested trial)
 
 
+def _singles(s: Candidates) -> tuple[int, bool]:
+    """Place naked and hidden singles until none is left, fast (no steps recorded).
+
+    Inside trials only the consequences matter, not their explanations, and the
+    fixpoint of the singles is the same in any order.
+
+    Returns:
+        (values placed, whether a contradiction turned up).
+    """
+    t = s.tables
+    cand, vals, used, full = s.cand, s.vals, s.used, t.full
+    unit_cells = t.unit_cells
+    placed = 0
+    while True:
+        progress = False
+        for i, m in enumerate(cand):
+            if m:
+                if not m & (m - 1):
+                    s.place(i, m.bit_length())
+                    placed += 1
+                    progress = True
+            elif not vals[i]:
+                return placed, True
+        if progress:
+            continue
+        for u, cells in enumerate(unit_cells):
+            once = twice = 0
+            for i in cells:
+                m = cand[i]
+                twice |= once & m
+                once |= m
+            missing = full & ~used[u]
+            if missing & ~once:
+                return placed, True
+            hidden = once & ~twice & missing
+            if hidden:
+                bit = hidden & -hidden
+                s.place(next(i for i in cells if cand[i] & bit), bit.bit_length())
+                placed += 1
+                progress = True
+        if not progress:
+            return placed, False
+
+
 class _TrialSearch:
     """Trial placements, applied recursively, on the cells with the fewest candidates.
 
@@ -730,12 +770,12 @@ class _TrialSearch:
 
     At a stuck point of the main solve, every cell with the fewest candidates is
     tried, every value of it, first without nested trials, then allowing one level
-    of nesting, then two (iterative deepening: simple trials first), then without a
-    limit (a depth-first search, so a value is refuted or reaches a solution). At
-    the first limit where some refutation exists, the cell whose refutations take the
+    of nesting, then two, and so on (iterative deepening: the simplest trials
+    first, and the nesting reported is the least that works). At the first limit
+    where some refutation exists, the cell whose refutations take the
     fewest trial placements (then the shortest chains) wins and its refuted values
-    are eliminated. That makes the result independent of luck and of cell and value
-    order, and names the easiest trial a person could make. Two values of one cell
+    are eliminated. That makes the result largely independent of luck and of cell
+    and value order, and names the easiest trial a person could make. Two values of one cell
     that both reach a complete grid prove several solutions; a cell whose values are
     all refuted proves there is none.
     """
@@ -758,30 +798,25 @@ class _TrialSearch:
         Returns:
             (outcome, trial placements, single steps, nesting of trials) inside.
         """
-        length = 0
-        while s.empty:
-            try:
-                step = s.next_step(_TRIAL_TECHNIQUES)
-            except ContradictionError:
-                return _REFUTED, 0, length, 0
-            if step is None:
-                if level >= limit:
-                    return _OPEN, 0, length, 0
-                cand = s.cand
-                cell = min((i for i, m in enumerate(cand) if m), key=lambda i: cand[i].bit_count())
-                cost = nesting = 0
-                for v in _values(cand[cell]):
-                    child = self._place(s, cell, v)
-                    outcome, placements, inner_length, inner = self.follow(child, level + 1, limit)
-                    cost += 1 + placements
-                    length += inner_length
-                    nesting = max(nesting, 1 + inner)
-                    if outcome != _REFUTED:
-                        return outcome, cost, length, nesting
-                return _REFUTED, cost, length, nesting
-            s.apply(step)
-            length += 1
-        return _SOLVED, 0, length, 0
+        length, dead = _singles(s)
+        if dead:
+            return _REFUTED, 0, length, 0
+        if not s.empty:
+            return _SOLVED, 0, length, 0
+        if level >= limit:
+            return _OPEN, 0, length, 0
+        cand = s.cand
+        cell = min((i for i, m in enumerate(cand) if m), key=lambda i: cand[i].bit_count())
+        cost = nesting = 0
+        for v in _values(cand[cell]):
+            child = self._place(s, cell, v)
+            outcome, placements, inner_length, inner = self.follow(child, level + 1, limit)
+            cost += 1 + placements
+            length += inner_length
+            nesting = max(nesting, 1 + inner)
+            if outcome != _REFUTED:
+                return outcome, cost, length, nesting
+        return _REFUTED, cost, length, nesting
 
     def trial(self, s: Candidates, cell: int, limit: int) -> _Trial:
         """Try every value of ``cell``, nesting up to ``limit`` levels deep."""
@@ -809,7 +844,7 @@ class _TrialSearch:
         cand = s.cand
         fewest = min(m.bit_count() for m in cand if m)
         cells = [i for i, m in enumerate(cand) if m.bit_count() == fewest]
-        for limit in (*range(1, _DEEPENING + 1), MAX_DEPTH):
+        for limit in range(1, MAX_DEPTH + 1):
             best: _Trial | None = None
             for cell in cells:
                 found = self.trial(s, cell, limit)
@@ -819,7 +854,7 @@ class _TrialSearch:
                     best = found
             if best is not None:
                 return best
-        raise _OutOfBudgetError  # unreachable: without a limit a value is refuted or solved
+        raise _OutOfBudgetError  # even MAX_DEPTH levels of nesting settled nothing
 
 
 def _easier(a: _Trial, b: _Trial) -> bool:
