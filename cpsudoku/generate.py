@@ -21,7 +21,7 @@ has exactly one solution. Removing clues never removes solutions, so one pass ov
 the cells gives a *minimal* puzzle (no clue can be removed) or stops at a clue target.
 With a symmetry, clues are removed in orbits (a cell and its mirror or 180-degree
 image) and minimal means no orbit can be removed. Uniqueness is checked by the fast
-backend (``sat`` when registered, else the ``backtrack`` oracle) as a count to 2; a
+backend (``sat`` when registered, else the ``backtrack`` oracle) as a count; a
 removal whose cells are naked or hidden singles of the remaining clues cannot add a
 solution and skips the solver. A difficulty target generates and rates (:mod:`cpsudoku.logic`)
 until the grade matches, within a bounded number of attempts.
@@ -50,6 +50,12 @@ DEFAULT_ATTEMPTS = 100
 
 #: Search nodes of one randomized fill before it restarts (rarely reached below 25x25).
 _FILL_NODES = 2_000
+
+#: Solutions counted per uniqueness check: "unique" is a count of 1 either way, but
+#: a count that stops at exactly 2 makes the sat backend rebuild its solver (to report
+#: a canonical first solution), which made generation ~9x slower than looking for a
+#: third solution on the live solver; the other engines do not mind.
+_CHECK_LIMIT = 3
 
 
 class GenerationError(CpSudokuError, RuntimeError):
@@ -317,7 +323,7 @@ class _Remover:
     def unique(self, cells: list[int]) -> bool:
         """True when the puzzle ``cells`` has exactly one solution (solver check)."""
         self.checks += 1
-        found = self.backend.search(Puzzle(self.g, tuple(cells)), 2, None)
+        found = self.backend.search(Puzzle(self.g, tuple(cells)), _CHECK_LIMIT, None)
         if found.timed_out or (found.count < 2 and not found.exhausted):
             raise GenerationError(f"{self.backend.spec} could not settle a uniqueness check")
         return found.count == 1
