@@ -23,8 +23,8 @@ With a symmetry, clues are removed in orbits (a cell and its mirror or 180-degre
 image) and minimal means no orbit can be removed. Uniqueness is checked by the fast
 backend (``sat`` when registered, else the ``backtrack`` oracle) as a count; a
 removal whose cells are naked or hidden singles of the remaining clues cannot add a
-solution and skips the solver. A difficulty target generates and rates (:mod:`cpsudoku.logic`)
-until the grade matches, within a bounded number of attempts.
+solution and skips the solver. A difficulty target generates and rates
+(:mod:`cpsudoku.logic`) until the grade matches, within a bounded number of attempts.
 """
 
 from __future__ import annotations
