@@ -41,7 +41,9 @@ from cpsudoku.formats import parse, read_records
 from cpsudoku.grid import Puzzle
 from cpsudoku.result import Status
 
-#: Engines of a default run, in the order they run and appear in tables.
+#: Engines of a default run, in the order they run and appear in tables: the three
+#: engines, their textbook baselines, the portfolio, the logic pass alone and the
+#: batch pipeline (logic pass, then the SAT backend on what it leaves).
 DEFAULT_ENGINES = (
     "backtrack",
     "backtrack:naive",
@@ -50,7 +52,34 @@ DEFAULT_ENGINES = (
     "cpsat",
     "cpsat:sample",
     "portfolio",
+    "logic",
+    "logic+sat",
 )
+
+#: Variants added by ``--backends all``: the other encodings, solvers and models.
+VARIANT_ENGINES = (
+    "sat:minimal",
+    "sat:efficient",
+    "sat:extended:seqcounter",
+    "sat:extended:glucose4",
+    "sat:extended:minisat22",
+    "sat:extended:cadical195",
+    "cpsat:integer",
+    "cpsat:exclude",
+)
+
+
+def expand_engines(names: Sequence[str]) -> list[str]:
+    """Engine specs from the command line; ``all`` = defaults plus every variant."""
+    if not names:
+        return list(DEFAULT_ENGINES)
+    out: list[str] = []
+    for name in names:
+        for spec in (DEFAULT_ENGINES + VARIANT_ENGINES) if name == "all" else (name,):
+            if spec not in out:
+                out.append(spec)
+    return out
+
 
 #: Textbook baseline of each engine family, for the speed-up column.
 BASELINES = {"backtrack": "backtrack:naive", "sat": "sat:fresh", "cpsat": "cpsat:sample"}
@@ -267,8 +296,12 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
     yield from (out[k] for k in range(len(puzzles)))
 
 
-def _pipeline_runner(spec: str) -> Runner:
-    """The logic pass, then ``spec`` on what it leaves: the batch pipeline in one process."""
+def _pipeline_runner(spec: str, give_up: int) -> Runner:
+    """The logic pass, then ``spec`` on what it leaves: the batch pipeline in one process.
+
+    9x9 puzzles go in chunks of 1,000 as in a batch run; bigger grids one at a time,
+    so the give-up rule can stop after ``give_up`` timeouts as for the other engines.
+    """
 
     def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
         from cpsudoku.batch import SolveOptions, solve_records
@@ -280,20 +313,35 @@ def _pipeline_runner(spec: str) -> Runner:
         if warm is not None:  # encode the rules untimed, as for the other engines
             empty = Puzzle(warm.geometry, (0,) * warm.geometry.cells)
             get_backend(spec).solve(empty, unique=False, time_limit=min(time_limit, 2.0))
+        step = 1000 if warm is None or warm.n <= 9 else 1
         records = [Record(k, p) for k, p in enumerate(puzzles)]
-        for start in range(0, len(records), 1000):
-            chunk = records[start : start + 1000]
+        timeouts = 0
+        for start in range(0, len(records), step):
+            chunk = records[start : start + step]
+            if timeouts >= give_up:
+                yield from (
+                    Measurement(dataset, name, r.index, r.puzzle, SKIPPED, 0.0) for r in chunk
+                )
+                continue
+            t0 = time.perf_counter()
             rows = solve_records(chunk, options)
+            wall = time.perf_counter() - t0
+            # Charge the chunk's whole wall time (row building, checks), shared out in
+            # proportion to the time each row reports.
+            reported = sum(row[3] for row in rows)
+            scale = wall / reported if reported > 0 else 0.0
             for record, (status, solution, _backend, seconds, error) in zip(
                 chunk, rows, strict=True
             ):
+                timeouts += status == Status.TIMEOUT.value
+                each = seconds * scale if scale else wall / len(chunk)
                 yield Measurement(
                     dataset,
                     name,
                     record.index,
                     record.puzzle,
                     status,
-                    seconds,
+                    each,
                     solution,
                     error=error,
                 )
@@ -307,7 +355,7 @@ def make_runner(spec: str, give_up: int) -> Runner:
         return _logic_runner
     if spec.startswith("logic+"):
         create_backend(spec[len("logic+") :]).close()
-        return _pipeline_runner(spec[len("logic+") :])
+        return _pipeline_runner(spec[len("logic+") :], give_up)
     create_backend(spec).close()  # fail early on an unknown or unavailable engine
     return _backend_runner(spec, give_up)
 
@@ -330,7 +378,7 @@ def run_bench(
     *,
     limit: int | None,
     time_limit: float,
-    give_up: int = 3,
+    give_up: int = 2,
     log: Callable[[str], None] = lambda _: None,
 ) -> BenchRun:
     """Run every engine on every dataset; compare answers; return the measurements.

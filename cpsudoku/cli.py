@@ -363,8 +363,9 @@ def _configure_bench(p: argparse.ArgumentParser) -> None:
         "--backends",
         nargs="+",
         metavar="SPEC",
-        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample (default: the main "
-        "engines and the textbook baselines)",
+        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample logic logic+sat; 'all' adds "
+        "every variant (default: the three engines, their textbook baselines, portfolio, "
+        "logic and logic+sat)",
     )
     p.add_argument("--limit", type=int, metavar="N", help="at most N puzzles per dataset")
     p.add_argument(
@@ -377,9 +378,9 @@ def _configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--give-up",
         type=int,
-        default=3,
+        default=2,
         metavar="K",
-        help="an engine stops on a dataset after K timeouts, and skips harder ones (default 3)",
+        help="an engine stops on a dataset after K timeouts, and skips harder ones (default 2)",
     )
     p.add_argument("--out", default="bench-out", metavar="DIR", help="report folder")
     p.add_argument("--manifest", metavar="FILE", help="dataset manifest (TOML)")
@@ -395,13 +396,14 @@ def _run_bench(args: argparse.Namespace) -> int:
             flag = "" if ds.default else "  (not in a default run)"
             print(f"{ds.name:<28} {ds.tier:<18} {ds.about}{flag}")
         print("\nengines:", " ".join(bench.DEFAULT_ENGINES))
+        print("variants (--backends all):", " ".join(bench.VARIANT_ENGINES))
         return EXIT_OK
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     if args.time_limit <= 0:
         raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
     datasets = bench.select_datasets(_names(args.datasets), manifest)
-    engines = _names(args.backends) or list(bench.DEFAULT_ENGINES)
+    engines = bench.expand_engines(_names(args.backends))
     run = bench.run_bench(
         datasets,
         engines,

@@ -20,7 +20,7 @@ def test_manifest_lists_bundled_files_easy_to_hardest() -> None:
     manifest = load_manifest(find_manifest())
     names = [d.name for d in manifest if d.default]
     assert names[0] == "easy_kaggle1m"
-    assert names.index("clue17") < names.index("forum_hardest_1106") < names.index("25x25_frisch")
+    assert names.index("clue17") < names.index("forum_hardest_1106") < names.index("25x25")
     for ds in manifest:
         assert ds.path.is_file(), ds.path
         assert ds.puzzles(3), ds.name
