@@ -147,9 +147,10 @@ def core_rates(options: SolveOptions, seconds: float, repeats: int) -> dict[str,
     solve_records(records("easy_kaggle1m", 50), options)  # build the backend first
     for tier in TIERS:
         sample = records(tier)
+        solve_records(sample[:200], options)  # warm up on this tier, then estimate
         start = time.perf_counter()
-        solve_records(sample[:50], options)
-        block = max(50, int(0.25 * 50 / (time.perf_counter() - start)))
+        solve_records(sample[:200], options)
+        block = max(50, int(0.25 * 200 / (time.perf_counter() - start)))
         best = 0.0
         for _ in range(repeats):
             done, start = 0, time.perf_counter()

@@ -21,11 +21,13 @@ functions here, never at module level, so the core never needs it.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import logging
 import os
 import pickle
 import socket
+import sys
 import threading
 import time
 from array import array
@@ -172,6 +174,41 @@ class _Partition:
         return tuple(map(tuple.__new__, repeat(Record), fields))
 
 
+#: glibc ``mallopt`` parameters and the values its own dynamic tuning tops out at
+#: on 64-bit systems (mmap threshold 32 MiB, trim threshold twice that).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD = 32 << 20
+_TRIM_THRESHOLD = 64 << 20
+_malloc_checked = False
+
+
+def _keep_freed_memory() -> None:
+    """Undo, in this worker process, the nanny's 64 KiB malloc trim threshold.
+
+    Dask's nanny starts each worker with ``MALLOC_TRIM_THRESHOLD_=65536`` so that freed
+    memory goes back to the system at once. Setting it also freezes glibc's mmap
+    threshold at 128 KiB, so every large array of the whole-array logic pass becomes
+    a fresh ``mmap`` whose pages fault in one by one, zeroed. Measured on 300,000 easy
+    puzzles: 1.3 s of system time in the worker instead of 0.15 s, and the whole batch
+    about twice as slow as it needs to be. Raising both thresholds to where glibc's own
+    tuning would take them lets freed blocks be reused; the price is that a worker may
+    keep up to 64 MiB of freed memory. Done once per process, only on glibc systems
+    and only when the variable is set (outside Dask nothing changes).
+    """
+    global _malloc_checked
+    if _malloc_checked:
+        return
+    _malloc_checked = True
+    if not sys.platform.startswith("linux") or "MALLOC_TRIM_THRESHOLD_" not in os.environ:
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+        libc.mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+    except (OSError, AttributeError):  # not glibc (e.g. musl): leave the allocator alone
+        return
+
+
 def _solve_partition(
     work: _Partition, options: SolveOptions, kind: str
 ) -> tuple[EncodedRows, float, str, int]:
@@ -186,6 +223,7 @@ def _solve_partition(
     from cpsudoku.parquet import encode_rows
 
     records = work.records()
+    _keep_freed_memory()
     with _SOLVE_LOCK:
         start = time.perf_counter()
         rows = solve_records(records, options)

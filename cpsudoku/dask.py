@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpsudoku.backends import DEFAULT_BACKEND, backend_class
 from cpsudoku.batch import SolveOptions, solve_records
-from cpsudoku.cluster import _SOLVE_LOCK, require_distributed
+from cpsudoku.cluster import _SOLVE_LOCK, _keep_freed_memory, require_distributed
 from cpsudoku.errors import CpSudokuError
 from cpsudoku.formats import Record
 from cpsudoku.grid import Geometry, parse_box
@@ -70,6 +70,7 @@ def _solve_values(
     records = [
         _record(i, v, None if solutions is None else solutions[i]) for i, v in enumerate(values)
     ]
+    _keep_freed_memory()  # a Dask nanny's malloc setting would double the logic pass's cost
     with _SOLVE_LOCK:  # the cached backend is not thread-safe
         return solve_records(records, options)
 
