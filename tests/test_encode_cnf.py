@@ -13,13 +13,16 @@ from cpsudoku.encode.cnf import (
     AT_MOST_ONE,
     ENCODINGS,
     decode,
+    decode_reduced,
     given_literals,
+    reduced,
     rules,
     to_cnf,
     to_dimacs,
     var,
 )
 from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.verify import is_solution
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (4, 4)]
 
@@ -171,3 +174,52 @@ def test_dimacs_of_a_rectangular_grid() -> None:
     assert "3x4 boxes" in text
     assert f"p cnf 1728 {pairwise_clause_count(12, 36, 'minimal') + 1}\n" in text
     assert text.endswith(f"{var(12, 11, 11, 12)} 0\n")  # the given, as the last unit clause
+
+
+def count_reduced_models(puzzle: Puzzle, encoding: str, cap: int = 10_000) -> int:
+    """Count models of the reduced formula, blocking only the candidate literals."""
+    red = reduced(puzzle, encoding)
+    found = 0
+    with Solver("cadical153", bootstrap_with=red.clauses) as s:
+        while found < cap and s.solve():
+            model = s.get_model()
+            cells = decode_reduced(model, puzzle, red)
+            assert is_solution(puzzle, Puzzle(puzzle.geometry, cells))
+            s.add_clause([-(i * puzzle.n + v) for i, v in enumerate(cells) if not puzzle.cells[i]])
+            found += 1
+    return found
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_reduced_formula_keeps_exactly_the_solutions(encoding: str) -> None:
+    assert count_reduced_models(parse("." * 16), encoding) == 288
+    three = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583"
+    assert count_reduced_models(parse(three), encoding) == 3
+    puzzle = parse("1.343..2.3..2..3")
+    assert count_reduced_models(puzzle, encoding) == 1
+
+
+def test_reduced_formula_is_small_and_keeps_the_numbering() -> None:
+    puzzle = parse(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    )
+    red = reduced(puzzle)
+    assert len(red.clauses) < len(rules(puzzle.geometry).clauses) / 3
+    assert red.candidates[0] == ()  # a given: no variables left
+    n = puzzle.n
+    for i, lits in enumerate(red.candidates):
+        assert all((lit - 1) // n == i for lit in lits)
+        assert list(lits) == sorted(lits)
+    used = {abs(lit) for c in red.clauses for lit in c}
+    assert used == {lit for lits in red.candidates for lit in lits}
+
+
+def test_reduced_formula_of_a_dead_end_has_an_empty_clause() -> None:
+    # Row 1 holds 1, 2, 3 in columns 2-4, and column 1 holds 4 lower down: r1c1 has no
+    # value left, although no two givens clash.
+    puzzle = parse("." + "123" + "." * 4 + "4" + "." * 7)
+    red = reduced(puzzle)
+    assert red.candidates[0] == ()
+    assert () in red.clauses
+    with Solver("cadical153", bootstrap_with=red.clauses) as s:
+        assert not s.solve()
