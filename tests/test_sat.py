@@ -11,6 +11,7 @@ from conftest import random_grid, read_csv, read_lines
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+import cpsudoku.backends.sat as sat_module
 from cpsudoku import Status, parse
 from cpsudoku.backends import DEFAULT_BACKEND, Backend, create_backend
 from cpsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
@@ -137,8 +138,35 @@ def test_interleaved_statuses_on_one_instance(solver: str) -> None:
         interleaved_checks(backend)
 
 
-def test_interleaved_statuses_fresh() -> None:
-    with SatBackend(["fresh"]) as backend:
+@pytest.mark.parametrize("mode", ["fresh", "reduced"])
+def test_interleaved_statuses_one_solver_per_puzzle(mode: str) -> None:
+    with SatBackend([mode]) as backend:
+        interleaved_checks(backend)
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "minisat22"])
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_hard_puzzles_escalate_to_the_reduced_formula(
+    solver: str, time_limit: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sat_module, "ESCALATE_CONFLICTS", 1)
+    oracle = create_backend("backtrack")
+    lines = read_lines("top95.txt", 3) + read_lines("nosolution_tdoku.txt", 2)
+    lines += read_lines("multisolution_tdoku.txt", 2)
+    escalated = 0
+    with SatBackend([solver]) as backend:
+        for line in lines:
+            puzzle = parse(line)
+            r, want = backend.solve(puzzle, time_limit=time_limit), oracle.solve(puzzle)
+            assert r.status is want.status
+            if want.status is Status.UNIQUE:
+                assert r.solution == want.solution
+            escalated += r.stats.get("escalated", 0)
+        assert escalated >= 3
+        three = next(
+            c for c in read_csv("tdoku_test_puzzles.meta.csv") if c["solution_count"] == "3"
+        )
+        assert backend.count(parse(three["puzzle"]), limit=1000).count == 3
         interleaved_checks(backend)
 
 
@@ -185,11 +213,20 @@ def test_each_encoding_on_small_grids(encoding: str) -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["extended", "efficient", "minimal", "extended:seqcounter", "efficient:ladder", "fresh"],
+    [
+        "extended",
+        "efficient",
+        "minimal",
+        "extended:seqcounter",
+        "efficient:ladder",
+        "fresh",
+        "reduced",
+        "reduced:minimal",
+    ],
 )
 def test_big_grids(spec: str) -> None:
     lines = read_lines("16x16_vukr_6.txt", 2)
-    if spec in ("extended", "extended:seqcounter"):
+    if spec in ("extended", "extended:seqcounter", "reduced"):
         lines += read_lines("25x25_misc_3.txt", 1)
     with SatBackend(spec.split(":")) as backend:
         for line in lines:
@@ -227,8 +264,8 @@ def test_aliases_and_word_order() -> None:
         (["textbook"], "no variant 'textbook'"),
         (["minimal", "extended"], "one encoding"),
         (["glucose4", "minisat22"], "one solver"),
-        (["kissat404"], "sat:fresh:kissat404"),
-        (["fresh", "fresh"], "only once"),
+        (["kissat404"], "sat:reduced:kissat404"),
+        (["fresh", "reduced"], "one mode"),
     ],
 )
 def test_bad_specs_are_refused(words: list[str], message: str) -> None:
@@ -263,18 +300,11 @@ def test_stats_are_per_puzzle(sat: SatBackend) -> None:
     assert easy["conflicts"] < 5  # a delta for this puzzle, not the solver's running total
 
 
-def test_long_runs_rebuild_the_solver_and_stay_right() -> None:
-    import cpsudoku.backends.sat as sat_module
-
-    lines = read_lines("clue17_royle_200.txt", 30)
-    keep = sat_module.MAX_SELECTORS
-    sat_module.MAX_SELECTORS = 7
-    try:
-        with SatBackend() as backend:
-            for line in lines:
-                assert backend.solve(parse(line)).status is Status.UNIQUE
-    finally:
-        sat_module.MAX_SELECTORS = keep
+def test_long_runs_rebuild_the_solver_and_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sat_module, "MAX_SELECTORS", 7)
+    with SatBackend() as backend:
+        for line in read_lines("clue17_royle_200.txt", 30):
+            assert backend.solve(parse(line)).status is Status.UNIQUE
 
 
 def test_dimacs_export_solves_to_the_backend_solution(

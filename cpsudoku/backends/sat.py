@@ -9,6 +9,13 @@ the solver is called again assuming ``s``, and afterwards the unit clause ``-s``
 retires the selector for good. The solver keeps what it learned about the rules, and
 every model is read from the cell variables only.
 
+Hard puzzles escalate. Under assumptions the solver cannot simplify the formula by the
+givens, which costs little on 9x9 but a lot on hard 25x25 grids; so a puzzle whose
+incremental calls need more than :data:`ESCALATE_CONFLICTS` conflicts is solved again,
+from the start, on a new solver holding only that puzzle's reduced formula
+(:func:`cpsudoku.encode.cnf.reduced`: the givens folded in), and its stats say
+``"escalated": 1``.
+
 Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
 
 - an encoding: ``minimal``, ``efficient``, ``extended`` (default);
@@ -17,9 +24,10 @@ Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
 - a python-sat solver name or alias: ``cadical153`` (default), ``cadical195``,
   ``glucose4``, ``minisat22``, ``lingeling``, ``kissat404``, ... (``cd15``, ``g4``
   and the other aliases of :class:`pysat.solvers.SolverNames` work too);
-- ``fresh``: the textbook baseline: for every puzzle, build the whole CNF with the
-  givens as unit clauses and hand it to a new solver. Kept so benchmarks can show what
-  incremental solving buys.
+- a mode: ``fresh``, the textbook baseline: for every puzzle, the whole CNF with the
+  givens as unit clauses goes into a new solver (kept so benchmarks can show what
+  incremental solving buys); or ``reduced``: a new solver per puzzle on the reduced
+  formula only (what escalation uses).
 
 Time limits. What python-sat can stop depends on the solver (read from its source):
 
@@ -28,18 +36,23 @@ Time limits. What python-sat can stop depends on the solver (read from its sourc
   ``ergo``): a :class:`threading.Timer` calls ``interrupt()`` on a limited call, then
   ``clear_interrupt()`` makes the solver usable again;
 - CaDiCaL (``cadical103/153/195/300``): no ``interrupt()``, but a conflict budget
-  per call; the search runs in budgeted slices, sized from the measured conflict rate,
+  per call; the search runs in budgeted slices sized from the measured conflict rate,
   with a look at the clock between slices;
 - Lingeling (no limits at all) and Kissat (no assumptions, and a second solve on one
   instance aborts the process): a time-limited call runs on ``cadical153`` instead
-  (same encoding and mode), so a time limit always stops. The result's stats say so
-  with ``"fallback": 1``.
+  (same encoding and mode), so a time limit always stops. The stats say
+  ``"fallback": 1``.
 
-Kissat works only with ``fresh``, and there every call gets a new instance, because it
-ignores assumptions and cannot be called twice.
+Kissat works only in the one-solver-per-puzzle modes (``fresh``, ``reduced``), and
+there every call gets a new instance, because it cannot be called twice.
 
-Stats per result: ``conflicts``, ``decisions``, ``propagations`` (and ``restarts``), the
-solver's counters accumulated over the calls of that one puzzle (not reported by
+Reproducible answers: which of several solutions a live solver finds depends on what
+it learned before, so for a puzzle with more than one solution the reported one is
+the first that a new solver finds on the puzzle's reduced formula: a function of the
+puzzle alone, whatever the batch order or partition.
+
+Stats per result: ``conflicts``, ``decisions``, ``propagations`` and ``restarts``, the
+solver's counters accumulated over the calls for that one puzzle (not reported by
 Kissat).
 """
 
@@ -62,7 +75,8 @@ from cpsudoku.encode.cnf import (
     DEFAULT_ENCODING,
     ENCODINGS,
     Rules,
-    decode,
+    decode_reduced,
+    reduced,
     rules,
     to_cnf,
 )
@@ -72,6 +86,9 @@ from cpsudoku.grid import Geometry, Puzzle
 #: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
 DEFAULT_SOLVER = "cadical153"
 
+#: The modes that build a new solver for every puzzle.
+MODES: tuple[str, ...] = ("fresh", "reduced")
+
 #: Canonical python-sat solver name for every alias (``cd15`` -> ``cadical153``).
 SOLVER_ALIASES: dict[str, str] = {
     alias: canonical
@@ -80,7 +97,11 @@ SOLVER_ALIASES: dict[str, str] = {
     for alias in (canonical, *aliases)
 }
 
-#: Solvers whose limited calls python-sat can stop with ``interrupt()``.
+#: Canonical names of every solver python-sat knows (not all are in every build).
+SOLVERS: tuple[str, ...] = tuple(sorted(set(SOLVER_ALIASES.values())))
+
+#: Solvers whose limited calls python-sat can stop with ``interrupt()`` (they also take
+#: a conflict budget).
 INTERRUPTIBLE = frozenset(
     {
         "ergo",
@@ -108,11 +129,16 @@ BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 ONE_SHOT = frozenset({"kissat404"})
 
 #: Rebuild an incremental solver after this many retired selector variables: each
-#: one lengthens every model python-sat returns, so a solver that has seen many
-#: puzzles would otherwise read ever longer models.
+#: one lengthens every model python-sat returns, while clauses learned on many
+#: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
 MAX_SELECTORS = 1000
 
-#: Options passed to ``configure()`` before the rules go in, per solver.
+#: Conflicts one incremental call may take before the puzzle escalates to its reduced
+#: formula on a new solver (None: never). No 9x9 puzzle measured came near it.
+ESCALATE_CONFLICTS: int | None = 2000
+
+#: Options passed to ``configure()`` before the rules go in, per solver (none measured
+#: better than the defaults; kept for experiments).
 SOLVER_OPTIONS: dict[str, dict[str, int]] = {}
 
 #: Conflicts in the first budgeted slice of a time-limited CaDiCaL call, before any
@@ -133,7 +159,7 @@ def canonical_solver(word: str) -> str | None:
 
 
 class SatBackend(Backend):
-    """python-sat engines: incremental (default) or ``fresh``, any encoding and solver.
+    """python-sat engines: incremental (default), ``fresh`` or ``reduced``; any encoding.
 
     >>> from cpsudoku.formats import parse
     >>> with SatBackend(["extended", "cadical153"]) as sat:
@@ -142,23 +168,21 @@ class SatBackend(Backend):
     """
 
     name = "sat"
-    variants = (*ENCODINGS, *AT_MOST_ONE, "fresh", *sorted(set(SOLVER_ALIASES.values())))
+    variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         words = [canonical_solver(w) or w for w in variant]
         super().__init__(words)
         self.encoding = _pick(words, ENCODINGS, "encoding", DEFAULT_ENCODING)
         self.at_most_one = _pick(words, AT_MOST_ONE, "at-most-one encoding", DEFAULT_AT_MOST_ONE)
-        solvers = sorted(set(SOLVER_ALIASES.values()))
-        self.solver = _pick(words, solvers, "solver", DEFAULT_SOLVER)
-        self.fresh = "fresh" in words
-        if words.count("fresh") > 1:
-            raise UnknownBackendError("backend 'sat' takes the word 'fresh' only once")
+        self.solver = _pick(words, SOLVERS, "solver", DEFAULT_SOLVER)
+        self.mode = _pick(words, MODES, "mode", "incremental")
         _check_available(self.solver)
-        if self.solver in ONE_SHOT and not self.fresh:
+        if self.solver in ONE_SHOT and self.mode == "incremental":
             raise UnknownBackendError(
                 f"SAT solver {self.solver!r} ignores assumptions and cannot be called twice "
-                f"on one instance, so it cannot run incrementally; use 'sat:fresh:{self.solver}'"
+                f"on one instance, so it cannot run incrementally; use "
+                f"'sat:fresh:{self.solver}' or 'sat:reduced:{self.solver}'"
             )
         self._engines: dict[Geometry, _Engine] = {}
         self._fallback: SatBackend | None = None
@@ -184,15 +208,17 @@ class SatBackend(Backend):
 
     def _new_engine(self, geometry: Geometry) -> _Engine:
         r = rules(geometry, self.encoding, self.at_most_one)
-        if self.fresh:
-            return _Fresh(r, self.solver)
-        return _Incremental(r, self.solver)
+        if self.mode == "incremental":
+            return _Incremental(r, self.solver)
+        return _OneShot(r, self.solver, reduce=self.mode == "reduced")
 
     def _fallback_search(self, puzzle: Puzzle, limit: int, deadline: float) -> Search:
         """Search on :data:`DEFAULT_SOLVER`, for solvers that cannot be stopped."""
         if self._fallback is None:
             words = [self.encoding, self.at_most_one, DEFAULT_SOLVER]
-            self._fallback = SatBackend([*words, "fresh"] if self.fresh else words)
+            if self.mode != "incremental":
+                words.append(self.mode)
+            self._fallback = SatBackend(words)
         found = self._fallback.search(puzzle, limit, deadline - time.perf_counter())
         found.stats["fallback"] = 1
         return found
@@ -239,92 +265,6 @@ def _check_available(name: str) -> None:
         ) from exc
 
 
-class _Engine:
-    """One geometry's encoded rules and the solver calls shared by both modes."""
-
-    def __init__(self, r: Rules, solver: str) -> None:
-        g = r.geometry
-        self.rules = r
-        self.solver_name = solver
-        self.n = g.n
-        self.ncells = g.cells
-        self.top_cell = g.n**3
-        #: Literal ``cell*n`` for each cell: a given's literal is ``base[i] + value``.
-        self.base = range(0, self.top_cell, g.n)
-        #: The value a positive cell literal stands for, indexed by the literal.
-        self.value_of = [0, *((lit - 1) % g.n + 1 for lit in range(1, self.top_cell + 1))]
-        self.limit_mode = (
-            "interrupt" if solver in INTERRUPTIBLE else "budget" if solver in BUDGETED else "none"
-        )
-        #: Conflicts per second last seen in a budgeted slice (sizes the next slices).
-        self.conflict_rate: float | None = None
-
-    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        return None
-
-    def read_model(self, model: list[int]) -> list[int]:
-        """The true cell literals of a model, one per cell in cell order."""
-        true = list(filter((0).__lt__, model[: self.top_cell]))
-        if len(true) != self.ncells:  # not one value per cell: take the generic route
-            values = decode(true, self.rules.geometry)
-            true = [b + v for b, v in zip(self.base, values, strict=True)]
-        return true
-
-    def call(self, solver: Solver, assumptions: list[int], deadline: float | None) -> bool | None:
-        """One SAT call: True/False, or None when the deadline passed first."""
-        if deadline is None:
-            return bool(solver.solve(assumptions=assumptions))
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return None
-        if self.limit_mode == "interrupt":
-            return _call_interrupt(solver, assumptions, remaining)
-        if self.limit_mode == "budget":
-            return self._call_budget(solver, assumptions, deadline)
-        raise UnknownBackendError(f"SAT solver {self.solver_name!r} cannot honour a time limit")
-
-    def _call_budget(self, solver: Solver, assumptions: list[int], deadline: float) -> bool | None:
-        """Limited calls in conflict-budget slices until an answer or the deadline.
-
-        Each slice is sized from the conflict rate last measured on this engine, so it
-        ends well before the deadline; the clock is read between slices.
-        """
-        start = time.perf_counter()
-        remaining = deadline - start
-        while True:
-            target = min(max(SLICE_SECONDS, (time.perf_counter() - start) / 10), remaining / 2)
-            rate = self.conflict_rate
-            budget = FIRST_SLICE if rate is None else max(FIRST_SLICE, int(rate * target))
-            before = time.perf_counter()
-            conflicts = solver.accum_stats()["conflicts"]
-            solver.conf_budget(budget)
-            answer = solver.solve_limited(assumptions=assumptions)
-            if answer is not None:
-                return answer
-            now = time.perf_counter()
-            done = solver.accum_stats()["conflicts"] - conflicts
-            if done > 0:
-                self.conflict_rate = done / max(now - before, 1e-6)
-            remaining = deadline - now
-            if remaining <= 0:
-                return None
-
-
-def _call_interrupt(solver: Solver, assumptions: list[int], remaining: float) -> bool | None:
-    """A limited call stopped by a timer thread calling ``interrupt()``."""
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
-    try:
-        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    finally:
-        timer.cancel()
-        timer.join()
-        solver.clear_interrupt()
-
-
 def _stats(solver: Solver) -> dict[str, int]:
     """The solver's accumulated counters, or {} when it does not report them."""
     try:
@@ -338,6 +278,190 @@ def _delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
     return {k: v - before.get(k, 0) for k, v in after.items()}
 
 
+def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in a.keys() | b.keys()}
+
+
+class _Engine:
+    """One geometry's encoded rules, and the solver calls every mode shares."""
+
+    def __init__(self, r: Rules, solver: str) -> None:
+        g = r.geometry
+        self.rules = r
+        self.geometry = g
+        self.solver_name = solver
+        self.n = g.n
+        self.ncells = g.cells
+        self.top_cell = g.n**3
+        #: Literal ``cell*n`` for each cell: a given's literal is ``base[i] + value``.
+        self.base = range(0, self.top_cell, g.n)
+        #: The value a positive cell literal stands for, indexed by the literal.
+        self.value_of = [0, *((lit - 1) % g.n + 1 for lit in range(1, self.top_cell + 1))]
+        self.interruptible = solver in INTERRUPTIBLE
+        self.budgeted = solver in BUDGETED
+        #: Conflicts per second last seen in a budgeted slice (sizes the next slices).
+        self.conflict_rate: float | None = None
+        #: Set by :meth:`call` when the conflict budget, not the clock, stopped it.
+        self.over_budget = False
+
+    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+        """Find up to ``limit`` solutions of the puzzle with these cells."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Delete native solvers."""
+        return None
+
+    def values(self, model: list[int]) -> tuple[int, ...]:
+        """The grid of a model of the whole rules: one true cell literal per cell."""
+        true = [lit for lit in model[: self.top_cell] if lit > 0]
+        if len(true) != self.ncells:  # not one value per cell: the verifier will say why
+            out = [0] * self.ncells
+            for lit in true:
+                out[(lit - 1) // self.n] = self.value_of[lit]
+            return tuple(out)
+        return tuple(map(self.value_of.__getitem__, true))
+
+    def blocking(self, values: tuple[int, ...], open_cells: list[bool]) -> list[int]:
+        """The clause that rules out ``values`` on the open cells (givens are fixed)."""
+        return [-(b + v) for b, v in compress(zip(self.base, values, strict=True), open_cells)]
+
+    def call(
+        self,
+        solver: Solver,
+        assumptions: list[int],
+        deadline: float | None,
+        budget: int | None = None,
+    ) -> bool | None:
+        """One SAT call: True/False, or None when the deadline or ``budget`` stopped it.
+
+        ``budget`` caps the conflicts of the call (only for solvers that take one);
+        :attr:`over_budget` then tells the two reasons for None apart.
+        """
+        self.over_budget = False
+        if budget is not None and not (self.interruptible or self.budgeted):
+            budget = None
+        if deadline is None:
+            if budget is None:
+                return bool(solver.solve(assumptions=assumptions))
+            solver.conf_budget(budget)
+            answer = solver.solve_limited(assumptions=assumptions)
+            self.over_budget = answer is None
+            return answer
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        if self.interruptible:
+            answer = _call_interrupt(solver, assumptions, remaining, budget)
+            self.over_budget = answer is None and time.perf_counter() < deadline
+            return answer
+        if self.budgeted:
+            return self._call_sliced(solver, assumptions, deadline, budget)
+        raise UnknownBackendError(f"SAT solver {self.solver_name!r} cannot honour a time limit")
+
+    def _call_sliced(
+        self, solver: Solver, assumptions: list[int], deadline: float, budget: int | None
+    ) -> bool | None:
+        """Limited calls in conflict-budget slices until an answer, the deadline or budget.
+
+        Each slice is sized from the conflict rate last measured on this engine, so it
+        ends well before the deadline; the clock is read between slices.
+        """
+        start = time.perf_counter()
+        remaining = deadline - start
+        spent = 0
+        while True:
+            target = min(max(SLICE_SECONDS, (time.perf_counter() - start) / 10), remaining / 2)
+            rate = self.conflict_rate
+            size = FIRST_SLICE if rate is None else max(FIRST_SLICE, int(rate * target))
+            if budget is not None:
+                size = min(size, budget - spent)
+            before = time.perf_counter()
+            conflicts = solver.accum_stats()["conflicts"]
+            solver.conf_budget(size)
+            answer = solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            now = time.perf_counter()
+            done = solver.accum_stats()["conflicts"] - conflicts
+            spent += done
+            if done > 0:
+                self.conflict_rate = done / max(now - before, 1e-6)
+            if budget is not None and spent >= budget:
+                self.over_budget = True
+                return None
+            remaining = deadline - now
+            if remaining <= 0:
+                return None
+
+
+def _call_interrupt(
+    solver: Solver, assumptions: list[int], remaining: float, budget: int | None
+) -> bool | None:
+    """A limited call stopped by a timer thread calling ``interrupt()`` (or the budget)."""
+    solver.conf_budget(-1 if budget is None else budget)
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+        timer.join()
+        solver.clear_interrupt()
+
+
+class _OneShot(_Engine):
+    """A new solver for every puzzle: the textbook CNF (``fresh``) or the reduced one."""
+
+    def __init__(self, r: Rules, solver: str, *, reduce: bool) -> None:
+        super().__init__(r, solver)
+        self.reduce = reduce
+
+    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+        r = self.rules
+        puzzle = Puzzle(self.geometry, cells)
+        if self.reduce:
+            red = reduced(puzzle, r.encoding, r.at_most_one)
+            clauses: list[Any] = red.clauses
+
+            def values(model: list[int]) -> tuple[int, ...]:
+                return decode_reduced(model, puzzle, red)
+
+        else:
+            clauses = to_cnf(puzzle, r.encoding, r.at_most_one).clauses
+            values = self.values
+        open_cells = [not v for v in cells]
+        found = Search()
+        stats: dict[str, int] = {}
+        blocking: list[list[int]] = []
+        solver = Solver(self.solver_name, bootstrap_with=clauses)
+        try:
+            while True:
+                answer = self.call(solver, [], deadline)
+                if not answer:
+                    break
+                grid = values(solver.get_model())
+                found.count += 1
+                if len(found.solutions) < 2:
+                    found.solutions.append(grid)
+                if found.count >= limit:
+                    break
+                blocking.append(self.blocking(grid, open_cells))
+                if self.solver_name in ONE_SHOT:  # cannot be called twice: start over
+                    stats = _add(stats, _stats(solver))
+                    solver.delete()
+                    solver = Solver(self.solver_name, bootstrap_with=clauses + blocking)
+                else:
+                    solver.add_clause(blocking[-1])
+            stats = _add(stats, _stats(solver))
+        finally:
+            solver.delete()
+        found.timed_out = answer is None
+        found.exhausted = answer is False
+        found.stats = stats
+        return found
+
+
 class _Incremental(_Engine):
     """The rules in one live solver; givens as assumptions; retired selectors."""
 
@@ -345,6 +469,8 @@ class _Incremental(_Engine):
         super().__init__(r, solver)
         self.solver: Solver | None = None
         self.top = r.top
+        #: Solves hard puzzles (escalation) and picks among several solutions.
+        self.one_shot = _OneShot(r, solver, reduce=True)
 
     def _build(self) -> Solver:
         solver = Solver(self.solver_name)
@@ -362,9 +488,13 @@ class _Incremental(_Engine):
             self.close()
             solver = self._build()
         before = _stats(solver)
+        budget = ESCALATE_CONFLICTS
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         found = Search()
-        answer = self.call(solver, assumptions, deadline)
+        if deadline is None and budget is None:
+            answer: bool | None = solver.solve(assumptions=assumptions)
+        else:
+            answer = self.call(solver, assumptions, deadline, budget)
         if answer and limit > 1:
             # A fresh selector guards every blocking clause of this puzzle.
             self.top += 1
@@ -372,92 +502,53 @@ class _Incremental(_Engine):
             assumptions.append(selector)
             open_cells = [not v for v in cells]
             while answer:
-                true = self.read_model(solver.get_model())
-                self._record(found, true)
+                grid = self.values(solver.get_model())
+                found.count += 1
+                if len(found.solutions) < 2:
+                    found.solutions.append(grid)
                 if found.count >= limit:
                     break
-                solver.add_clause([-selector, *(-lit for lit in compress(true, open_cells))])
-                answer = self.call(solver, assumptions, deadline)
+                clause = self.blocking(grid, open_cells)
+                clause.append(-selector)
+                solver.add_clause(clause)
+                answer = self.call(solver, assumptions, deadline, budget)
             solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
-            assumptions.pop()
         elif answer:
-            self._record(found, self.read_model(solver.get_model()))
+            found.count = 1
+            found.solutions.append(self.values(solver.get_model()))
+        stats = _delta(_stats(solver), before)
+        if answer is None and self.over_budget:
+            # Too hard under assumptions: start again on the puzzle's reduced formula.
+            found = self.one_shot.search(cells, limit, deadline)
+            found.stats = _add(found.stats, stats)
+            found.stats["escalated"] = 1
+            return found
         found.timed_out = answer is None
         found.exhausted = answer is False
-        found.stats = _delta(_stats(solver), before)
-        if found.count >= 2 and limit == 2:
-            self._first_from_scratch(found, assumptions, deadline)
+        found.stats = stats
+        if found.count >= 2:
+            self._first_from_scratch(found, cells, deadline)
         return found
 
     def _first_from_scratch(
-        self, found: Search, assumptions: list[int], deadline: float | None
+        self, found: Search, cells: tuple[int, ...], deadline: float | None
     ) -> None:
-        """Report first the solution that a just-built solver finds.
+        """Report first the solution a new solver finds on the reduced formula.
 
         Which of several solutions a live solver finds depends on what it learned from
-        earlier puzzles. A puzzle with several solutions would then get a different
-        one in a different batch order or partition; solving it again on a rebuilt
-        solver (which then serves the next puzzles) makes the choice a function of the
-        puzzle alone. Rare in practice (puzzles are meant to be unique), so the
-        rebuild costs little overall.
+        earlier puzzles, so the same puzzle would get a different one in another batch
+        order or partition. The first solution on a new solver is a function of the
+        puzzle alone (and the same one escalation would report). Puzzles are meant to
+        be unique, so this costs little overall.
         """
-        self.close()
-        solver = self._build()
-        answer = self.call(solver, assumptions, deadline)
-        if answer:
-            first = tuple(map(self.value_of.__getitem__, self.read_model(solver.get_model())))
-            other = next(s for s in found.solutions if s != first)
-            found.solutions[:] = [first, other]
-        found.stats = _add(found.stats, _stats(solver))
-
-    def _record(self, found: Search, true: list[int]) -> None:
-        found.count += 1
-        if len(found.solutions) < 2:
-            found.solutions.append(tuple(map(self.value_of.__getitem__, true)))
+        first = self.one_shot.search(cells, 1, deadline)
+        found.stats = _add(found.stats, first.stats)
+        if first.solutions:
+            best = first.solutions[0]
+            other = next(s for s in found.solutions if s != best)
+            found.solutions[:] = [best, other]
 
     def close(self) -> None:
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
-
-
-class _Fresh(_Engine):
-    """The textbook baseline: the whole CNF, givens as unit clauses, a new solver each time."""
-
-    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
-        r = self.rules
-        cnf = to_cnf(Puzzle(r.geometry, cells), r.encoding, r.at_most_one)
-        open_cells = [not v for v in cells]
-        found = Search()
-        stats: dict[str, int] = {}
-        blocking: list[list[int]] = []
-        solver = Solver(self.solver_name, bootstrap_with=cnf.clauses)
-        try:
-            while True:
-                answer = self.call(solver, [], deadline)
-                if not answer:
-                    break
-                true = self.read_model(solver.get_model())
-                found.count += 1
-                if len(found.solutions) < 2:
-                    found.solutions.append(tuple(map(self.value_of.__getitem__, true)))
-                if found.count >= limit:
-                    break
-                blocking.append([-lit for lit in compress(true, open_cells)])
-                if self.solver_name in ONE_SHOT:  # cannot be called twice: start over
-                    stats = _add(stats, _stats(solver))
-                    solver.delete()
-                    solver = Solver(self.solver_name, bootstrap_with=cnf.clauses + blocking)
-                else:
-                    solver.add_clause(blocking[-1])
-            stats = _add(stats, _stats(solver))
-        finally:
-            solver.delete()
-        found.timed_out = answer is None
-        found.exhausted = answer is False
-        found.stats = stats
-        return found
-
-
-def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    return {k: a.get(k, 0) + b.get(k, 0) for k in a.keys() | b.keys()}
