@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import pickle
 import resource
@@ -52,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 from cpsudoku.backends import DEFAULT_BACKEND  # noqa: E402
 from cpsudoku.batch import SolveOptions, Summary, run_batch, solve_records  # noqa: E402
 from cpsudoku.cluster import (  # noqa: E402
+    LARGEST_PARTITION,
     SMALLEST_PARTITION,
     _noop,
     _Partition,
@@ -343,16 +345,31 @@ def overhead(options: SolveOptions, easy: int, repeats: int, folder: Path) -> di
     return result
 
 
-def client_ceiling(easy: int, folder: Path, kind: str) -> float:
+def kaggle_file(count: int, folder: Path) -> Path:
+    """A Kaggle-layout CSV (``quizzes,solutions``, 0 for empty) of ``count`` rows."""
+    path = folder / f"kaggle_{count}.csv"
+    sample = records("easy_kaggle9m")
+    solved = solve_records(sample, SolveOptions())
+    lines = [
+        f"{r.puzzle.replace('.', '0')},{row[1]}" for r, row in zip(sample, solved, strict=True)
+    ]
+    path.write_text("quizzes,solutions\n" + "\n".join(islice(cycle(lines), count)) + "\n")
+    return path
+
+
+def client_ceiling(count: int, folder: Path, kind: str, source: str = "txt") -> float:
     """Records/s one client can read, ship, receive and write, solving aside.
 
-    The client's part of a cluster run: stream the input into partitions, pickle each
+    The client's part of a cluster run: stream the input into partitions, pack each
     one for the scheduler, unpickle the worker's encoded rows, append them to the
     output (a worker formats the rows; that cost is the worker's, not measured here).
+    ``source`` is ``"txt"`` (one puzzle per line) or ``"kaggle"`` (a CSV with an
+    expected-solution column, whose records travel pickled).
     """
-    path = repeated_file("easy_kaggle1m", easy, folder)
-    size = 1000
-    sample = records("easy_kaggle1m", size)
+    path = repeated_file("easy_kaggle1m", count, folder) if source == "txt" else None
+    path = path or kaggle_file(count, folder)
+    size = 20_000  # about the default partition size for easy puzzles
+    sample = list(islice(cycle(records("easy_kaggle1m")), size))
     solved = solve_records(sample, SolveOptions())
     rows = [(r.index, r.puzzle, *row) for r, row in zip(sample, solved, strict=True)]
     encoded = pickle.dumps(encode_rows(rows, kind))  # what a worker sends back
@@ -373,44 +390,59 @@ def client_ceiling(easy: int, folder: Path, kind: str) -> float:
             batch = []
     sink.close()
     rate = done / (time.perf_counter() - start)
-    print(f"  client ceiling, {kind}: {rate:,.0f} records/s (read, ship, receive, write)")
+    print(
+        f"  client ceiling, {source} in, {kind} out: {rate:,.0f} records/s "
+        f"(read, ship, receive, write)"
+    )
     return rate
 
 
 def scaling(rates: dict[str, float], task: float, ceiling: float) -> list[dict[str, Any]]:
-    """Predicted hours for 9M puzzles on 10, 100, 1,000 worker cores, per tier rate.
+    """Predicted time for 9M puzzles on 10, 100 and 1,000 worker cores, per tier rate.
 
-    time = max(compute, scheduler, client): compute = N / (cores * rate) * (1 + task /
-    partition); scheduler = number of partitions * task; client = N / ceiling.
+    The partition size is the default one (``partition_target`` seconds of solving,
+    clamped to the size bounds). Then time = max(workers, scheduler, client):
+
+    - workers: N / (busy cores x rate) x (1 + task / partition time), where busy cores
+      is at most the number of partitions, and never less than one partition's time;
+    - scheduler: partitions x task (the no-op cost per task, paid one after another);
+    - client: N / ceiling (one client reads, ships, receives and writes every record).
     """
     table = []
     for tier in ("easy_kaggle9m", "forum_hardest_1905_11plus"):
         rate = rates[tier]
         for cores in (10, 100, 1000):
             target = partition_target(task, cores)
-            per_partition = max(SMALLEST_PARTITION, int(target * rate))
-            partitions = NINE_MILLION / per_partition
-            compute = NINE_MILLION / (cores * rate) * (1 + task / target)
-            sched = partitions * task
-            client = NINE_MILLION / ceiling
-            total = max(compute, sched, client)
-            bound = {compute: "workers", sched: "scheduler", client: "client"}[total]
+            size = max(SMALLEST_PARTITION, min(LARGEST_PARTITION, int(target * rate)))
+            partitions = math.ceil(NINE_MILLION / size)
+            busy = min(cores, partitions)
+            seconds_each = size / rate
+            compute = max(
+                NINE_MILLION / (busy * rate) * (1 + task / seconds_each), seconds_each + task
+            )
+            limits = {
+                "workers": compute,
+                "scheduler": partitions * task,
+                "client": NINE_MILLION / ceiling,
+            }
+            bound = max(limits, key=lambda name: limits[name])
+            total = limits[bound]
             table.append(
                 {
                     "tier": tier,
                     "cores": cores,
-                    "partition_records": per_partition,
-                    "partition_seconds": target,
-                    "compute_s": compute,
-                    "scheduler_s": sched,
-                    "client_s": client,
+                    "partition_records": size,
+                    "partitions": partitions,
+                    "busy_cores": busy,
+                    **{f"{name}_s": value for name, value in limits.items()},
                     "predicted_s": total,
                     "bound": bound,
                 }
             )
             print(
-                f"  {tier:26s} {cores:5d} cores: {total / 60:8.1f} min "
-                f"({bound}-bound; partitions of {per_partition:,} records)"
+                f"  {tier:26s} {cores:5d} cores: {total:8.1f} s ({bound}-bound; "
+                f"{partitions:,} partitions of {size:,}; workers {compute:.1f} s, "
+                f"scheduler {limits['scheduler']:.1f} s, client {limits['client']:.1f} s)"
             )
     return table
 
@@ -462,12 +494,13 @@ def main(argv: list[str] | None = None) -> int:
             report["overhead"] = overhead(options, args.easy_records, args.repeats, folder)
         if "scaling" in only:
             print("9 million puzzles, predicted:", flush=True)
+            count = min(args.easy_records, 400_000)
             ceilings = {
-                kind: client_ceiling(min(args.easy_records, 200_000), folder, kind)
-                for kind in ("csv", "parquet")
+                f"{source}->{kind}": client_ceiling(count, folder, kind, source)
+                for source, kind in (("txt", "csv"), ("txt", "parquet"), ("kaggle", "csv"))
             }
             report["client_ceiling"] = ceilings
-            ceiling = ceilings["csv"]
+            ceiling = ceilings["kaggle->csv"]  # the 9-million file is a Kaggle CSV
             report["scaling"] = scaling(
                 report["core_rates"], report["tasks"]["noop_task_seconds"], ceiling
             )
