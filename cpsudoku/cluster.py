@@ -129,32 +129,46 @@ class ClusterSummary(Summary):
 _SOLVE_LOCK = threading.Lock()
 
 
+def _pack(texts: Sequence[str]) -> tuple[str, array[int]]:
+    """Strings as one joined string and their lengths."""
+    return "".join(texts), array("L", map(len, texts))
+
+
+def _unpack(text: str, lengths: array[int]) -> Iterator[str]:
+    """The strings :func:`_pack` joined, in order."""
+    ends = list(accumulate(lengths))
+    return map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))
+
+
 class _Partition:
     """The records of one work unit, packed once on the client.
 
     The scheduler passes a task's arguments through; packed into a few flat objects
-    they cost it a copy instead of a walk over thousands of tuples. The usual case,
-    consecutive records with no expected solution and no read error, travels as the
-    first index, the puzzles joined into one string and their lengths: about twenty
-    times cheaper for the client than pickling the records themselves, and the client
-    is the one process that handles every record.
+    they cost it a copy instead of a walk over thousands of tuples. The usual cases,
+    consecutive records without read errors, with or without an expected solution
+    each, travel as the first index, the puzzles (and solutions) joined into one
+    string and their lengths: many times cheaper for the client than pickling the
+    records themselves, and the client is the one process that handles every record.
+    Anything else travels as the pickled records.
     """
 
-    __slots__ = ("count", "first", "lengths", "payload", "text")
+    __slots__ = ("count", "first", "payload", "puzzles", "solutions")
 
     def __init__(self, records: Sequence[Record]) -> None:
         self.count = len(records)
         self.first = records[0].index if records else 0
-        plain = all(
-            r.solution is None and r.error is None and r.index == self.first + i
-            for i, r in enumerate(records)
-        )
         self.payload: bytes | None = None
-        self.text = ""
-        self.lengths = array("L")
-        if plain:
-            self.text = "".join([r.puzzle for r in records])
-            self.lengths = array("L", [len(r.puzzle) for r in records])
+        self.puzzles: tuple[str, array[int]] | None = None
+        self.solutions: tuple[str, array[int]] | None = None
+        consecutive = all(
+            r.error is None and r.index == i for i, r in enumerate(records, self.first)
+        )
+        expected = [r.solution for r in records]
+        if consecutive and all(s is None for s in expected):
+            self.puzzles = _pack([r.puzzle for r in records])
+        elif consecutive and all(isinstance(s, str) for s in expected):
+            self.puzzles = _pack([r.puzzle for r in records])
+            self.solutions = _pack(expected)  # type: ignore[arg-type]
         else:
             self.payload = pickle.dumps(tuple(records), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -163,14 +177,11 @@ class _Partition:
         if self.payload is not None:
             records: tuple[Record, ...] = pickle.loads(self.payload)
             return records
-        text = self.text
-        ends = list(accumulate(self.lengths))
-        starts = [0, *ends[:-1]]
         indexes = range(self.first, self.first + self.count)
-        puzzles = map(text.__getitem__, map(slice, starts, ends))
+        puzzles = _unpack(*(self.puzzles or ("", array("L"))))
+        solutions = repeat(None, self.count) if self.solutions is None else _unpack(*self.solutions)
+        fields = zip(indexes, puzzles, solutions, repeat(None, self.count), strict=True)
         # tuple.__new__ skips the Python-level constructor: a third of the cost.
-        nones = repeat(None, self.count)
-        fields = zip(indexes, puzzles, nones, repeat(None, self.count), strict=True)
         return tuple(map(tuple.__new__, repeat(Record), fields))
 
 
