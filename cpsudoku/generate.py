@@ -1,9 +1,9 @@
 """Complete grids and puzzles with one solution, for any box shape.
 
 Grids (:func:`generate_grid`): a randomized backtracking fill, as the classic
-write-ups do it: singles propagation, then the open cell with the fewest candidates
-(ties broken at random) gets its candidates in random order; a fill that takes too
-many nodes restarts. The filled grid then goes through a uniformly random validity-
+write-ups do it: naked singles are placed at once, then the open cell with the fewest
+candidates (ties broken at random) gets its candidates in random order; a fill that
+takes too many nodes restarts. The filled grid then goes through a uniformly random validity-
 preserving symmetry: relabelling of the values, permutations of bands, of rows within
 each band, of stacks and of columns within each stack, and a transposition when the
 boxes are square. All randomness comes from one ``random.Random``, so a seed
@@ -118,65 +118,49 @@ def _rng(seed: int | None, rng: random.Random | None) -> random.Random:
 # --------------------------------------------------------------------------- grids
 
 
-def _propagate(
-    vals: list[int],
-    used: list[int],
-    unit_cells: tuple[tuple[int, ...], ...],
-    units_of: tuple[tuple[int, ...], ...],
-    full: int,
-) -> dict[int, int] | None:
-    """Naked and hidden singles to a fixpoint, in place.
+def _assign(
+    vals: list[int], cand: list[int], peers: tuple[tuple[int, ...], ...], i: int, v: int
+) -> bool:
+    """Place ``v`` at ``i`` and every naked single that follows, in place.
 
-    Returns the candidate masks of the open cells (empty when the grid is full), or
-    None on a contradiction.
+    Returns False on a contradiction (a cell left without candidates).
     """
-    while True:
-        cand: dict[int, int] = {}
-        placed = False
-        for i, v in enumerate(vals):
-            if v:
-                continue
-            m = full
-            for u in units_of[i]:
-                m &= ~used[u]
-            if not m:
-                return None
-            if m & (m - 1):
-                cand[i] = m
-            else:
-                vals[i] = m.bit_length()
-                for u in units_of[i]:
-                    used[u] |= m
-                placed = True
-        if placed:
+    todo = [(i, v)]
+    while todo:
+        i, v = todo.pop()
+        bit = 1 << (v - 1)
+        if vals[i]:
+            if vals[i] != v:
+                return False
             continue
-        for u, cells in enumerate(unit_cells):
-            once = twice = 0
-            for i in cells:
-                m = cand.get(i, 0)
-                twice |= once & m
-                once |= m
-            if (once | used[u]) != full:
-                return None
-            hidden = once & ~twice & ~used[u]
-            while hidden:
-                bit = hidden & -hidden
-                hidden ^= bit
-                i = next(i for i in cells if cand.get(i, 0) & bit)
-                if vals[i] or any(used[w] & bit for w in units_of[i]):
-                    return None
-                vals[i] = bit.bit_length()
-                for w in units_of[i]:
-                    used[w] |= bit
-                placed = True
-        if not placed:
-            return cand
+        if not cand[i] & bit:
+            return False
+        vals[i] = v
+        cand[i] = bit
+        for j in peers[i]:
+            m = cand[j]
+            if m & bit and not vals[j]:
+                m &= ~bit
+                if not m:
+                    return False
+                cand[j] = m
+                if not m & (m - 1):
+                    todo.append((j, m.bit_length()))
+    return True
 
 
-def _choice(cand: dict[int, int], rng: random.Random) -> tuple[int, list[int]]:
+def _choice(vals: list[int], cand: list[int], rng: random.Random) -> tuple[int, list[int]]:
     """A random open cell among those with the fewest candidates, values shuffled."""
-    fewest = min(m.bit_count() for m in cand.values())
-    cell = rng.choice([i for i, m in cand.items() if m.bit_count() == fewest])
+    fewest = len(vals) + 1
+    cells: list[int] = []
+    for i, m in enumerate(cand):
+        if not vals[i]:
+            k = m.bit_count()
+            if k < fewest:
+                fewest, cells = k, [i]
+            elif k == fewest:
+                cells.append(i)
+    cell = rng.choice(cells)
     m = cand[cell]
     values = [d for d in range(1, m.bit_length() + 1) if m >> (d - 1) & 1]
     rng.shuffle(values)
@@ -184,37 +168,31 @@ def _choice(cand: dict[int, int], rng: random.Random) -> tuple[int, list[int]]:
 
 
 def _fill(g: Geometry, rng: random.Random) -> list[int] | None:
-    """One randomized backtracking fill of the empty grid; None after too many nodes."""
-    unit_cells, units_of = g.unit_cells, g.units_of
-    full = (1 << g.n) - 1
+    """One randomized backtracking fill of the empty grid; None after too many nodes.
+
+    Candidates are kept per cell and updated on each placement; naked singles are
+    placed at once; the search branches on a random cell among those with the fewest
+    candidates, trying its values in random order.
+    """
+    peers = g.peers
     vals = [0] * g.cells
-    used = [0] * len(unit_cells)
-    cand = _propagate(vals, used, unit_cells, units_of, full)
-    if cand is None:  # cannot happen for an empty grid; kept for the type checker
-        return None
-    cell, values = _choice(cand, rng)
-    stack = [(vals, used, cell, values)]
+    cand = [(1 << g.n) - 1] * g.cells
+    stack = [(vals, cand, *_choice(vals, cand, rng))]
     nodes = 0
     while stack:
-        vals, used, cell, values = stack[-1]
+        vals, cand, cell, values = stack[-1]
         if not values:
             stack.pop()
             continue
         nodes += 1
         if nodes > _FILL_NODES:
             return None
-        v = values.pop()
-        child_vals, child_used = vals.copy(), used.copy()
-        child_vals[cell] = v
-        for u in units_of[cell]:
-            child_used[u] |= 1 << (v - 1)
-        child_cand = _propagate(child_vals, child_used, unit_cells, units_of, full)
-        if child_cand is None:
+        child_vals, child_cand = vals.copy(), cand.copy()
+        if not _assign(child_vals, child_cand, peers, cell, values.pop()):
             continue
-        if not child_cand:
+        if 0 not in child_vals:
             return child_vals
-        child_cell, child_values = _choice(child_cand, rng)
-        stack.append((child_vals, child_used, child_cell, child_values))
+        stack.append((child_vals, child_cand, *_choice(child_vals, child_cand, rng)))
     return None
 
 
