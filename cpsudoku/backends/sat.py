@@ -487,7 +487,7 @@ class _Incremental(_Engine):
         if solver is None or self.top - self.rules.top >= MAX_SELECTORS:
             self.close()
             solver = self._build()
-        before = _stats(solver)
+        before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report
         budget = ESCALATE_CONFLICTS
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         found = Search()
@@ -516,7 +516,7 @@ class _Incremental(_Engine):
         elif answer:
             found.count = 1
             found.solutions.append(self.values(solver.get_model()))
-        stats = _delta(_stats(solver), before)
+        stats = _delta(solver.accum_stats(), before)
         if answer is None and self.over_budget:
             # Too hard under assumptions: start again on the puzzle's reduced formula.
             found = self.one_shot.search(cells, limit, deadline)
