@@ -16,7 +16,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from cpsudoku import Status, parse, solve
 from cpsudoku.backends import REGISTRY, create_backend
-from cpsudoku.backends.cpsat import Outcome, _run, translate_status
+from cpsudoku.backends.cpsat import CpSatBackend, Outcome, _run, translate_status
 from cpsudoku.encode.cpsat import (
     KINDS,
     ModelKind,
@@ -209,6 +209,12 @@ def test_model_invalid_raises_with_the_validation_text() -> None:
     with pytest.raises(SolverError, match="invalid") as info:
         translate_status(status, model.proto)
     assert cmh.CpSatHelper.validate_model(model.proto) in str(info.value)
+
+
+def test_invalid_parameters_are_named() -> None:
+    backend = CpSatBackend(parameters={"at_most_one_max_expansion_size": 0})
+    with pytest.raises(SolverError, match="at_most_one_max_expansion_size"):
+        backend.solve(parse(read_lines("top95.txt")[0]))
 
 
 def test_other_statuses_translate() -> None:

@@ -114,12 +114,17 @@ class Outcome(Enum):
     """UNKNOWN: stopped (by the time limit) before finding anything."""
 
 
-def translate_status(status: cmh.CpSolverStatus, model: cmh.CpModelProto) -> Outcome:
+def translate_status(
+    status: cmh.CpSolverStatus,
+    model: cmh.CpModelProto,
+    parameters: cmh.SatParameters | None = None,
+) -> Outcome:
     """Translate a CP-SAT status explicitly; never guess at one.
 
     Raises:
-        SolverError: MODEL_INVALID (with CP-SAT's own validation message for
-            ``model``), or any status this code does not know.
+        SolverError: MODEL_INVALID (with CP-SAT's own validation message for ``model``;
+            when the model validates, CP-SAT rejected a parameter instead, and the
+            message lists ``parameters``), or any status this code does not know.
     """
     if status == cmh.CpSolverStatus.OPTIMAL:
         return Outcome.COMPLETE
@@ -130,7 +135,10 @@ def translate_status(status: cmh.CpSolverStatus, model: cmh.CpModelProto) -> Out
     if status == cmh.CpSolverStatus.UNKNOWN:
         return Outcome.UNKNOWN
     if status == cmh.CpSolverStatus.MODEL_INVALID:
-        why = cmh.CpSatHelper.validate_model(model) or "(validate_model gave no reason)"
+        why = cmh.CpSatHelper.validate_model(model)
+        if not why:
+            shown = " ".join(str(parameters).split()) if parameters is not None else "?"
+            why = f"the model validates, so a parameter is out of range: {shown}"
         raise SolverError(f"CP-SAT rejected the model as invalid: {why}")
     raise SolverError(f"CP-SAT returned an unexpected status {status!r}")
 
@@ -183,8 +191,10 @@ class CpSatBackend(Backend):
             return _sample_search(puzzle, limit, time_limit)
         proto = self._rules_for(puzzle.geometry)
         # The givens go onto the shared rules and come off again afterwards, whatever
-        # happens: as assumptions in the Boolean model, as fixed domains otherwise.
-        if self.kind == "boolean":
+        # happens: as assumptions in the Boolean model, as fixed domains otherwise (and
+        # with ``parallel``: CP-SAT searches with one worker when there are assumptions).
+        assume = self.kind == "boolean" and not self.parallel
+        if assume:
             proto.assumptions.extend(given_literals(puzzle))
         else:
             set_domains(proto, given_domains(puzzle, self.kind))
@@ -193,7 +203,7 @@ class CpSatBackend(Backend):
                 return self._callback_search(proto, puzzle, limit, time_limit)
             return self._exclude_search(proto, puzzle, limit, time_limit)
         finally:
-            if self.kind == "boolean":
+            if assume:
                 proto.assumptions.clear()
             else:
                 set_domains(proto, free_domains(puzzle, self.kind))
@@ -243,7 +253,7 @@ class CpSatBackend(Backend):
         if limit == 1:
             params = self._parameters(False, self._workers(g), time_limit)
             response = _run(proto, params, None, big)
-            outcome = translate_status(response.status, proto)
+            outcome = translate_status(response.status, proto, params)
             found = Search(stats=_stats(response))
             if outcome in (Outcome.COMPLETE, Outcome.STOPPED):
                 found.solutions.append(decode(response.solution, g, self.kind, puzzle))
@@ -254,7 +264,7 @@ class CpSatBackend(Backend):
         collector = _Collector(puzzle, self.kind, limit)
         params = self._parameters(True, 1, time_limit)
         response = _run(proto, params, collector, big)
-        outcome = translate_status(response.status, proto)
+        outcome = translate_status(response.status, proto, params)
         found = Search(collector.first, len(collector.seen), stats=_stats(response))
         _enumeration_flags(found, outcome, limit)
         return found
@@ -271,12 +281,11 @@ class CpSatBackend(Backend):
         current = proto
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
-            response = _run(
-                current, self._parameters(False, workers, remaining), None, g.n >= BIG_SIDE
-            )
+            params = self._parameters(False, workers, remaining)
+            response = _run(current, params, None, g.n >= BIG_SIDE)
             for key, value in _stats(response).items():
                 found.stats[key] += value
-            outcome = translate_status(response.status, current)
+            outcome = translate_status(response.status, current, params)
             if outcome is Outcome.UNKNOWN:
                 found.timed_out = True
                 return found
@@ -356,7 +365,7 @@ def _sample_search(puzzle: Puzzle, limit: int, time_limit: float | None) -> Sear
         solver.parameters.enumerate_all_solutions = True
         counter = _SampleCounter(cells, limit)
     status = solver.solve(model, counter)
-    outcome = translate_status(status, model.proto)
+    outcome = translate_status(status, model.proto, solver.parameters)
     found = Search(stats={"branches": solver.num_branches, "conflicts": solver.num_conflicts})
     if counter is None:
         if outcome in (Outcome.COMPLETE, Outcome.STOPPED):
