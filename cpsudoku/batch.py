@@ -21,14 +21,14 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from itertools import islice
 from typing import IO, Any, TypeVar
 
 import numpy as np
 
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
-from cpsudoku.errors import CpSudokuError, PuzzleError
+from cpsudoku.errors import PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
@@ -274,9 +274,7 @@ def _init_worker(options: SolveOptions) -> None:
         get_backend(options.verify_with)
 
 
-def _timed(
-    fn: Callable[[Sequence[Any], SolveOptions], list[R]], chunk: Sequence[Any]
-) -> tuple[list[R], float]:
+def _timed(fn: Callable[[Sequence[Any], SolveOptions], R], chunk: Sequence[Any]) -> tuple[R, float]:
     options = _worker_options or SolveOptions()  # always set by the initializer
     start = time.perf_counter()
     out = fn(chunk, options)
@@ -325,11 +323,11 @@ def _default_jobs() -> int:
 
 def run_chunks(
     items: Iterable[T],
-    fn: Callable[[Sequence[T], SolveOptions], list[R]],
+    fn: Callable[[Sequence[T], SolveOptions], R],
     options: SolveOptions,
     jobs: int | None = None,
     chunk_size: int | None = None,
-) -> Iterator[tuple[list[T], list[R]]]:
+) -> Iterator[tuple[list[T], R]]:
     """Apply ``fn`` to chunks of ``items`` in ``jobs`` processes; yield in input order.
 
     Yields ``(chunk, outputs)`` pairs. With one job everything runs in this process
@@ -348,7 +346,7 @@ def run_chunks(
     pool = ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_init_worker, initargs=(options,)
     )
-    window: deque[tuple[list[T], Future[tuple[list[R], float]]]] = deque()
+    window: deque[tuple[list[T], Future[tuple[R, float]]]] = deque()
     try:
         for chunk in chunker.chunks(items):
             window.append((chunk, pool.submit(_timed, fn, chunk)))
@@ -490,6 +488,22 @@ def count_records_fast(path: str) -> int | None:
     return lines
 
 
+def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str) -> Any:
+    """Solve a chunk and encode its rows for an output of ``kind`` (runs in a worker).
+
+    Encoding in the worker keeps the parent's serial work to reading and writing:
+    it receives one ready block of text (or one Parquet file) per chunk, with the
+    counts for the summary.
+    """
+    from cpsudoku.parquet import encode_rows
+
+    rows = solve_records(records, options)
+    return encode_rows(
+        [(record.index, record.puzzle, *row) for record, row in zip(records, rows, strict=True)],
+        kind,
+    )
+
+
 def run_batch(
     records: Iterable[Record],
     output: str,
@@ -501,69 +515,24 @@ def run_batch(
     total: int | None = None,
     chunk_size: int | None = None,
 ) -> Summary:
-    """Solve ``records`` and write one row per record to ``output``, in input order."""
-    if output_kind(output) == "parquet":
-        # One Parquet file per chunk; pyarrow is optional, so import it only here.
-        from cpsudoku.parquet import run_parquet_batch
+    """Solve ``records`` and write one row per record to ``output``, in input order.
 
-        return run_parquet_batch(
-            records,
-            output,
-            options,
-            jobs=jobs,
-            resume=resume,
-            progress=progress,
-            total=total,
-            chunk_size=chunk_size,
-        )
+    The output is CSV, JSONL or (for a name ending in ``.parquet``) a folder of Parquet
+    files, one per chunk; see :class:`cpsudoku.parquet.BatchOutput`.
+    """
+    from cpsudoku.parquet import BatchOutput
+
     summary = Summary()
     start = time.perf_counter()
-    kept = 0
-    if resume:
-        if output == "-":
-            raise CpSudokuError("--resume needs an output file, not standard output")
-        if os.path.exists(output):
-            kept = resume_point(output, output_kind(output))
-    summary.resumed = kept
-    writer = _RowWriter(output, append=kept > 0)
-    bar = _progress(total, progress)
-    if bar is not None and kept:
-        bar.update(kept)
+    out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
     try:
-        for chunk, rows in run_chunks(
-            islice(records, kept, None), solve_records, options, jobs, chunk_size
+        work = partial(solve_and_encode, kind=out.kind)
+        for _chunk, encoded in run_chunks(
+            islice(records, out.kept, None), work, options, jobs, chunk_size
         ):
-            out = []
-            for record, row in zip(chunk, rows, strict=True):
-                status, solution, backend, seconds, error = row
-                summary.statuses[status] += 1
-                if "input's solution column" in error:
-                    summary.mismatches += 1
-                if "disagreement:" in error:
-                    summary.disagreements += 1
-                out.append(
-                    (
-                        record.index,
-                        record.puzzle,
-                        status,
-                        solution,
-                        backend,
-                        f"{seconds:.6f}",
-                        error,
-                    )
-                )
-            writer.write(out)
-            summary.records += len(chunk)
-            if bar is not None:
-                bar.update(len(chunk))
-                bar.set_postfix_str(
-                    ", ".join(f"{s} {n}" for s, n in sorted(summary.statuses.items())),
-                    refresh=False,
-                )
+            out.write_encoded(encoded)
     finally:
-        writer.close()
-        if bar is not None:
-            bar.close()
+        out.close()
         summary.seconds = time.perf_counter() - start
     return summary
 

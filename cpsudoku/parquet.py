@@ -17,25 +17,20 @@ from __future__ import annotations
 import io
 import os
 import re
-import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from cpsudoku.batch import (
-    SolveOptions,
     Summary,
     _progress,
     _RowWriter,
     resume_point,
-    run_chunks,
-    solve_records,
 )
 from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import COLUMNS, Record, format_rows, output_kind
+from cpsudoku.formats import COLUMNS, format_rows, output_kind
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -316,42 +311,6 @@ class BatchOutput:
                 self.bar.close()
 
 
-def run_parquet_batch(
-    records: Iterable[Record],
-    output: str,
-    options: SolveOptions,
-    *,
-    jobs: int | None = None,
-    resume: bool = False,
-    progress: bool = False,
-    total: int | None = None,
-    chunk_size: int | None = None,
-) -> Summary:
-    """:func:`~cpsudoku.batch.run_batch` for a ``DIR.parquet`` output: one file per chunk.
-
-    The same worker processes, chunking and input order as the CSV/JSONL path; each
-    chunk becomes one ``part-NNNNN.parquet`` file.
-    """
-    require_pyarrow()
-    summary = Summary()
-    start = time.perf_counter()
-    out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
-    try:
-        for chunk, rows in run_chunks(
-            islice(records, out.kept, None), solve_records, options, jobs, chunk_size
-        ):
-            out.write(
-                [
-                    (record.index, record.puzzle, *row)
-                    for record, row in zip(chunk, rows, strict=True)
-                ]
-            )
-    finally:
-        out.close()
-        summary.seconds = time.perf_counter() - start
-    return summary
-
-
 __all__ = [
     "EXTRA",
     "BatchOutput",
@@ -364,5 +323,4 @@ __all__ = [
     "parquet_resume_point",
     "part_name",
     "require_pyarrow",
-    "run_parquet_batch",
 ]
