@@ -381,24 +381,28 @@ def read_records(path: str) -> Iterator[Record]:
         yield from reader(stream)
 
 
-def _too_long(index: int, length: int) -> Record:
-    return Record(
-        index, "", None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
-    )
+def _texts(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
+    """The non-blank lines of a stream, stripped, each with the reason it is unusable.
+
+    An over-long line comes as ``(None, reason)``: it is never decoded or kept. A line
+    with bytes that are not UTF-8 comes decoded with U+FFFD, and its reason.
+    """
+    for raw, length in _lines(stream):
+        if not raw and length:
+            yield None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
+            continue
+        text, error = _decode(raw)
+        text = text.strip()
+        if text:
+            yield text, error
 
 
 def _txt_records(stream: BinaryIO) -> Iterator[Record]:
     index = 0
-    for raw, length in _lines(stream):
-        if not raw and length:
-            yield _too_long(index, length)
-            index += 1
+    for text, error in _texts(stream):
+        if text is not None and text.startswith("#"):
             continue
-        text, error = _decode(raw)
-        text = text.strip()
-        if not text or text.startswith("#"):
-            continue
-        yield Record(index, text, None, error)
+        yield Record(index, text or "", None, error)
         index += 1
 
 
@@ -410,15 +414,12 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
     index = 0
     puzzle_col, solution_col = 0, None
     first = True
-    for raw, length in _lines(stream):
-        if not raw and length:
-            yield _too_long(index, length)
+    for text, error in _texts(stream):
+        if text is None:
+            yield Record(index, "", None, error)
             index += 1
             continue
-        text, error = _decode(raw)
-        if not text.strip():
-            continue
-        fields = next(csv.reader([text])) if '"' in text else text.rstrip("\r\n").split(",")
+        fields = next(csv.reader([text])) if '"' in text else text.split(",")
         if first:
             first = False
             if not any(_looks_like_puzzle(f.strip()) for f in fields):
@@ -427,7 +428,7 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
                 solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
                 continue
         if puzzle_col >= len(fields):
-            yield Record(index, text.strip(), None, f"no column {puzzle_col + 1} in this row")
+            yield Record(index, text, None, f"no column {puzzle_col + 1} in this row")
         else:
             solution = (
                 fields[solution_col].strip()
@@ -439,21 +440,11 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
 
 
 def _jsonl_records(stream: BinaryIO) -> Iterator[Record]:
-    index = 0
-    for raw, length in _lines(stream):
-        if not raw and length:
-            yield _too_long(index, length)
-            index += 1
-            continue
-        text, error = _decode(raw)
-        text = text.strip()
-        if not text:
-            continue
-        if error:
-            yield Record(index, text, None, error)
+    for index, (text, error) in enumerate(_texts(stream)):
+        if text is None or error:
+            yield Record(index, text or "", None, error)
         else:
             yield _json_record(index, text)
-        index += 1
 
 
 def _json_record(index: int, text: str) -> Record:
