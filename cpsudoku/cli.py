@@ -458,7 +458,7 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         metavar="NAME",
-        help="uniqueness checker (default: sat when available, else backtrack)",
+        help="uniqueness checker (default: backtrack up to 9x9, sat for bigger grids)",
     )
     p.add_argument(
         "--attempts",
@@ -507,7 +507,7 @@ def _configure_rate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         metavar="NAME",
-        help="solver for the first uniqueness check (default: sat if available, else backtrack)",
+        help="solver for the first uniqueness check (default: as for generate)",
     )
 
 

@@ -21,7 +21,7 @@ has exactly one solution. Removing clues never removes solutions, so one pass ov
 the cells gives a *minimal* puzzle (no clue can be removed) or stops at a clue target.
 With a symmetry, clues are removed in orbits (a cell and its mirror or 180-degree
 image) and minimal means no orbit can be removed. Uniqueness is checked by the fast
-backend (``sat`` when registered, else the ``backtrack`` oracle) as a count; a
+backend (the ``backtrack`` oracle up to 9x9, ``sat`` above) as a count; a
 removal whose cells are naked or hidden singles of the remaining clues cannot add a
 solution and skips the solver. A difficulty target generates and rates
 (:mod:`cpsudoku.logic`) until the grade matches, within a bounded number of attempts.
@@ -51,11 +51,8 @@ DEFAULT_ATTEMPTS = 100
 #: Search nodes of one randomized fill before it restarts (rarely reached below 25x25).
 _FILL_NODES = 2_000
 
-#: Solutions counted per uniqueness check: "unique" is a count of 1 either way, but
-#: a count that stops at exactly 2 makes the sat backend rebuild its solver (to report
-#: a canonical first solution), which made generation ~9x slower than looking for a
-#: third solution on the live solver; the other engines do not mind.
-_CHECK_LIMIT = 3
+#: Largest grid side checked by the oracle by default (see :func:`checker_backend`).
+_ORACLE_MAX_SIDE = 9
 
 
 class GenerationError(CpSudokuError, RuntimeError):
@@ -100,9 +97,18 @@ class GeneratedPuzzle:
         return out
 
 
-def checker_backend() -> str:
-    """The backend used for uniqueness checks: ``sat`` when registered, else the oracle."""
-    return "sat" if "sat" in REGISTRY else "backtrack"
+def checker_backend(g: Geometry | None = None) -> str:
+    """The backend for uniqueness checks on grids of geometry ``g``.
+
+    The ``backtrack`` oracle up to 9x9, where it measured as fast as the sat backend
+    or faster (most checks during clue removal find a second solution, and the sat
+    backend spends extra work on those); ``sat`` for bigger grids, where the oracle
+    takes seconds per check on nearly minimal puzzles (see docs/design.md). The
+    oracle also when ``sat`` is not registered.
+    """
+    if "sat" not in REGISTRY or (g is not None and g.n <= _ORACLE_MAX_SIDE):
+        return "backtrack"
+    return "sat"
 
 
 def _geometry(box: str | Geometry) -> Geometry:
@@ -301,7 +307,7 @@ class _Remover:
     def unique(self, cells: list[int]) -> bool:
         """True when the puzzle ``cells`` has exactly one solution (solver check)."""
         self.checks += 1
-        found = self.backend.search(Puzzle(self.g, tuple(cells)), _CHECK_LIMIT, None)
+        found = self.backend.search(Puzzle(self.g, tuple(cells)), 2, None)
         if found.timed_out or (found.count < 2 and not found.exhausted):
             raise GenerationError(f"{self.backend.spec} could not settle a uniqueness check")
         return found.count == 1
@@ -330,10 +336,10 @@ class _Remover:
         return cells
 
 
-def _resolve_backend(backend: str | Backend | None) -> Backend:
+def _resolve_backend(backend: str | Backend | None, g: Geometry) -> Backend:
     if isinstance(backend, Backend):
         return backend
-    return get_backend(backend or checker_backend())
+    return get_backend(backend or checker_backend(g))
 
 
 def generate_puzzle(
@@ -373,7 +379,7 @@ def generate_puzzle(
     if max_attempts < 1:
         raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
     random_ = _rng(seed, rng)
-    remover = _Remover(g, _resolve_backend(backend))
+    remover = _Remover(g, _resolve_backend(backend, g))
     cell_orbits = orbits(g, sym)
     seen_grades: list[str] = []
     closest = g.cells
@@ -430,7 +436,7 @@ def generate_puzzles(
     if count < 0:
         raise ValueError(f"count must be 0 or more, got {count}")
     random_ = random.Random(seed)
-    engine = _resolve_backend(backend)
+    engine = _resolve_backend(backend, _geometry(box))
     for _ in range(count):
         yield generate_puzzle(
             box,

@@ -980,10 +980,11 @@ def rate(
 ) -> Rating:
     """Rate a puzzle given in any form :func:`cpsudoku.parse` accepts.
 
-    A solver (``backend``; by default ``sat`` when registered, else the oracle) first
-    counts the solutions up to two, so a puzzle with none or several comes back at
-    once with status ``unsolvable`` or ``multiple`` and no score; otherwise the
-    puzzle is solved and rated by :func:`rate_puzzle`.
+    A solver (``backend``; by default the one generation uses, see
+    :func:`cpsudoku.generate.checker_backend`) first counts the solutions up to two,
+    so a puzzle with none or several comes back at once with status ``unsolvable`` or
+    ``multiple`` and no score; otherwise the puzzle is solved and rated by
+    :func:`rate_puzzle`.
 
     Raises:
         PuzzleError: the puzzle is malformed or its givens clash.
@@ -996,7 +997,7 @@ def rate(
     from cpsudoku.generate import checker_backend  # here: generate imports this module
 
     parsed = parse(puzzle, box)
-    found = get_backend(backend or checker_backend()).count(parsed, limit=2)
+    found = get_backend(backend or checker_backend(parsed.geometry)).count(parsed, limit=2)
     if found.count != 1:
         status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
         return Rating(parsed, status)

@@ -24,34 +24,37 @@ from cpsudoku.generate import (
     orbits,
     write_dataset,
 )
-from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.grid import Geometry, Puzzle, geometry
 from cpsudoku.logic import Grade, rate_puzzle
 from cpsudoku.result import Status
 from cpsudoku.verify import is_solution
 
-#: The engine generation uses, and an independent one to check its puzzles: the
-#: oracle when generation uses a solver, else a solver, else the logic rater (which
-#: proves uniqueness on its own, by trial placements).
-CHECKER = checker_backend()
-SECOND = (
-    "backtrack"
-    if CHECKER != "backtrack"
-    else next((b for b in ("sat", "cpsat") if b in REGISTRY), "logic")
-)
+G9 = geometry(3, 3)
 _LOGIC_COUNT = {Status.UNSOLVABLE: 0, Status.UNIQUE: 1, Status.MULTIPLE: 2}
+
+
+def second_engine(g: Geometry) -> str:
+    """An engine independent of the one generation uses for ``g``: the oracle when
+    generation uses a solver, else a solver, else the logic rater (which proves
+    uniqueness on its own, by trial placements)."""
+    if checker_backend(g) != "backtrack":
+        return "backtrack"
+    return next((b for b in ("sat", "cpsat") if b in REGISTRY), "logic")
 
 
 def second_count(puzzle: Puzzle) -> int:
     """Solutions of ``puzzle`` up to 2, per the second engine."""
-    if SECOND == "logic":
+    engine = second_engine(puzzle.geometry)
+    if engine == "logic":
         return _LOGIC_COUNT[rate_puzzle(puzzle).status]
-    return get_backend(SECOND).count(puzzle, limit=2).count
+    return get_backend(engine).count(puzzle, limit=2).count
 
 
 def second_solution(puzzle: Puzzle) -> Puzzle | None:
-    if SECOND == "logic":
+    engine = second_engine(puzzle.geometry)
+    if engine == "logic":
         return rate_puzzle(puzzle).solution
-    return get_backend(SECOND).solve(puzzle).solution
+    return get_backend(engine).solve(puzzle).solution
 
 
 def assert_valid_grid(grid: Puzzle) -> None:
@@ -165,7 +168,8 @@ def test_orbits_partition_the_grid() -> None:
 
 def test_puzzles_are_reproducible_and_independent_of_the_checker() -> None:
     first = [p.puzzle for p in generate_puzzles(3, "3x3", seed=21)]
-    other = SECOND if SECOND != "logic" else CHECKER  # the same puzzles, whoever checks
+    other = second_engine(G9)
+    other = other if other != "logic" else checker_backend(G9)  # same puzzles, any checker
     again = [p.puzzle for p in generate_puzzles(3, "3x3", seed=21, backend=other)]
     assert first == again
     assert [p.puzzle for p in generate_puzzles(3, "3x3", seed=22)] != first
