@@ -199,7 +199,7 @@ class Puzzle:
                 from cpsudoku.errors import ValueOutOfRangeError
 
                 raise ValueOutOfRangeError(
-                    f"value {v} at {g.position(i)} is outside 1..{n}",
+                    f"value {v} at {g.position(i)} is outside 1..{n} (0 = empty) for a {g} grid",
                     row=i // n + 1,
                     col=i % n + 1,
                     symbol=str(v),
