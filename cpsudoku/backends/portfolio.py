@@ -6,11 +6,13 @@ SAT others). Each engine lives in its own long-lived worker process (multiproces
 ``spawn`` context), created once per backend instance and kept between puzzles, so the
 cost of starting Python and loading a solver is paid once, not per puzzle.
 
-Per puzzle both workers get the same job; the first *definitive* answer (one that is
-not a timeout) wins. The loser cannot be interrupted inside its solver: unless it
-answers within 50 ms plus a tenth of the winner's time (near ties are common on easy
-puzzles, and waiting is cheaper than a restart), its process is terminated and
-joined, and a fresh worker is started in the background, ready for the next puzzle.
+Per puzzle every free worker gets the same job; the first *definitive* answer (one
+that is not a timeout) wins, at once. The loser cannot be interrupted inside its
+solver, so it is left to finish: it is *pending*, sits out the next races until its
+stale answer arrives, and is replaced by a fresh worker only if it is still busy
+more than :data:`RESTART_AFTER` seconds after its race began (a long search on a big
+grid). On easy puzzles the portfolio therefore runs at about the faster engine's
+speed instead of waiting for the slower one each time.
 Every busy worker is stopped the same way when anything goes wrong in the parent (an
 exception, Ctrl-C), and none is restarted then: no process is left behind.
 :meth:`PortfolioBackend.close` stops and reaps all workers (the ``with`` block does it).
@@ -44,10 +46,9 @@ DEFAULT_ENGINES = ("sat", "cpsat")
 #: Seconds the parent waits beyond the time limit for the engines' own timeout answers.
 GRACE = 1.0
 
-#: Most seconds the loser may still take after the winner answered before it is stopped
-#: (the wait is 50 ms plus a tenth of the winner's time, up to this): replacing a worker
-#: costs a process start and a solver import, far more than waiting for a near tie.
-LOSER_WAIT = 0.5
+#: Seconds a loser may stay busy with a lost race before it is replaced by a fresh
+#: worker (a restart costs a process start and a solver import, about a second).
+RESTART_AFTER = 1.0
 
 #: Seconds a worker gets to exit after ``terminate`` (SIGTERM) before ``kill``.
 STOP_WAIT = 2.0
@@ -153,34 +154,67 @@ class PortfolioBackend(Backend):
             )
         self.engines = engines
         self._workers: list[_Worker | None] = [None] * len(engines)
+        #: Engines still busy with a lost race: engine index -> when that race began.
+        self._pending: dict[int, float] = {}
         self._jobs = 0
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
-        """Run the engines on ``puzzle`` at once and return the first definitive answer."""
-        workers = [self._worker(k) for k in range(len(self.engines))]
+        """Run the free engines on ``puzzle`` at once and return the first definitive answer."""
+        racers = self._free_workers()
         self._jobs += 1
         g = puzzle.geometry
         job: _Job = (self._jobs, g.box_rows, g.box_cols, puzzle.cells, limit, time_limit)
         busy: dict[Connection, int] = {}
+        start = time.perf_counter()
         try:
-            for k, worker in enumerate(workers):
-                worker.conn.send(job)
-                busy[worker.conn] = k
+            for k in racers:
+                conn = self._worker(k).conn
+                conn.send(job)
+                busy[conn] = k
             found = self._race(busy, time_limit)
         except BaseException:
             # An error or Ctrl-C: stop whoever is still searching, start nobody new.
             for k in busy.values():
                 self._stop(k)
             raise
-        # The loser (or every engine, after the time ran out) is still searching: stop
-        # it and start a fresh worker now, so the next puzzle finds it ready.
+        # Whoever is still searching lost the race: leave it to finish in peace.
         for k in busy.values():
-            self._stop(k)
-            self._workers[k] = _Worker(self.engines[k])
+            self._pending[k] = start
         return found
+
+    def _free_workers(self) -> list[int]:
+        """The engines ready for a new job.
+
+        Pending engines whose stale answer arrived are free again; one stuck longer than
+        :data:`RESTART_AFTER` is replaced by a fresh worker; when every engine is busy,
+        the first to finish is waited for.
+        """
+        while True:
+            free = []
+            now = time.perf_counter()
+            for k in range(len(self.engines)):
+                worker = self._worker(k)
+                began = self._pending.get(k)
+                if began is not None:
+                    while worker.conn.poll():  # drain the stale answer, if it came
+                        try:
+                            worker.conn.recv()
+                        except (EOFError, OSError):
+                            break
+                        self._pending.pop(k, None)
+                    if k in self._pending and now - began > RESTART_AFTER:
+                        self._stop(k)
+                        self._pending.pop(k, None)
+                        worker = self._worker(k)
+                if k not in self._pending:
+                    free.append(k)
+            if free:
+                return free
+            wait([self._worker(k).conn for k in self._pending], RESTART_AFTER)
 
     def close(self) -> None:
         """Stop and reap every worker process (idempotent)."""
+        self._pending.clear()
         for k in range(len(self._workers)):
             self._stop(k)
 
@@ -192,28 +226,22 @@ class PortfolioBackend(Backend):
         """
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit + GRACE
-        winner: Search | None = None
         fallback: Search | None = None
         while busy:
             timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
             ready = wait(list(busy), timeout)
             if not ready:
-                break  # time is up: the winner's courtesy wait, or the time limit
+                break  # the time limit (plus grace) is up
             for conn in ready:
                 k = busy[conn]
                 reply = self._receive(conn, k)
                 if reply is None:
                     continue  # a stale reply to an earlier job: still busy with this one
                 del busy[conn]
-                if winner is None and not reply.timed_out:
-                    winner = reply
-                    # A loser about to finish is cheaper to wait for than to replace.
-                    elapsed = time.perf_counter() - start
-                    deadline = time.perf_counter() + min(LOSER_WAIT, 0.05 + 0.1 * elapsed)
-                elif winner is None and (fallback is None or reply.count > fallback.count):
+                if not reply.timed_out:
+                    return reply
+                if fallback is None or reply.count > fallback.count:
                     fallback = reply
-        if winner is not None:
-            return winner
         return fallback if fallback is not None else Search(timed_out=True)
 
     def _receive(self, conn: Connection, k: int) -> Search | None:
