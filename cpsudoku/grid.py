@@ -16,8 +16,10 @@ Glossary (used across the package):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from operator import itemgetter
 
 from cpsudoku.errors import BoxShapeError, ConflictingGivensError
 
@@ -112,6 +114,17 @@ class Geometry:
         return tuple(u.cells for u in self.units)
 
     @cached_property
+    def unit_getters(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """For each unit, a function taking a grid's cells to the unit's values.
+
+        ``operator.itemgetter`` does the gathering in C: the verifier and the givens
+        check run once per puzzle, so their cost is part of every solve.
+        """
+        return tuple(
+            itemgetter(*cells) if len(cells) > 1 else _single(cells[0]) for cells in self.unit_cells
+        )
+
+    @cached_property
     def units_of(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices (into :attr:`units`) of the units holding it."""
         owners: list[list[int]] = [[] for _ in range(self.cells)]
@@ -137,6 +150,11 @@ class Geometry:
     def symbol(self, value: int) -> str:
         """The one-line symbol of ``value`` (``.`` for 0); only for n <= 35."""
         return "." if value == 0 else SYMBOLS[value - 1]
+
+
+def _single(i: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A one-cell unit's gatherer (``itemgetter`` of one index returns no tuple)."""
+    return lambda cells: (cells[i],)
 
 
 @cache
@@ -194,6 +212,8 @@ class Puzzle:
 
             raise WrongLengthError(f"a {g} grid has {g.cells} cells, got {len(self.cells)}")
         n = g.n
+        if self.cells and min(self.cells) >= 0 and max(self.cells) <= n:
+            return
         for i, v in enumerate(self.cells):
             if not 0 <= v <= n:
                 from cpsudoku.errors import ValueOutOfRangeError
@@ -277,25 +297,22 @@ class Puzzle:
         """
         cells = self.cells
         n = self.n
-        # Fast path: one pass with bitmasks per unit; the slow, descriptive pass runs
-        # only when there is something to report.
-        for unit_cells in self.geometry.unit_cells:
-            mask = 0
-            for i in unit_cells:
-                v = cells[i]
-                if v:
-                    bit = 1 << v
-                    if mask & bit:
-                        unit, v, a, b = self.conflicts()[0]
-                        g = self.geometry
-                        raise ConflictingGivensError(
-                            f"value {self._sym(v)} appears twice in {unit}: "
-                            f"{g.position(a)} and {g.position(b)}",
-                            row=b // n + 1,
-                            col=b % n + 1,
-                            symbol=self._sym(v),
-                        )
-                    mask |= bit
+        # Fast path: per unit, the distinct non-zero values must number as many as the
+        # filled cells; the descriptive pass runs only when there is a clash to report.
+        for gather in self.geometry.unit_getters:
+            values = gather(cells)
+            distinct = set(values)
+            distinct.discard(0)
+            if len(distinct) != len(values) - values.count(0):
+                unit, v, a, b = self.conflicts()[0]
+                g = self.geometry
+                raise ConflictingGivensError(
+                    f"value {self._sym(v)} appears twice in {unit}: "
+                    f"{g.position(a)} and {g.position(b)}",
+                    row=b // n + 1,
+                    col=b % n + 1,
+                    symbol=self._sym(v),
+                )
         return self
 
     def _sym(self, v: int) -> str:

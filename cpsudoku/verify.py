@@ -21,14 +21,17 @@ def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
         return [f"solution is {solution.geometry}, puzzle is {g}"]
     problems = []
     sol = solution.cells
-    for i, (given, value) in enumerate(zip(puzzle.cells, sol, strict=True)):
-        if not 1 <= value <= g.n:
-            problems.append(f"{g.position(i)} holds {value}, not a value 1..{g.n}")
-        elif given and given != value:
-            problems.append(f"{g.position(i)} changes the given {given} to {value}")
+    if 0 in sol or any(
+        given and given != value for given, value in zip(puzzle.cells, sol, strict=True)
+    ):
+        for i, (given, value) in enumerate(zip(puzzle.cells, sol, strict=True)):
+            if not 1 <= value <= g.n:
+                problems.append(f"{g.position(i)} holds {value}, not a value 1..{g.n}")
+            elif given and given != value:
+                problems.append(f"{g.position(i)} changes the given {given} to {value}")
     full = set(range(1, g.n + 1))
-    for unit in g.units:
-        values = {sol[i] for i in unit.cells}
+    for unit, gather in zip(g.units, g.unit_getters, strict=True):
+        values = set(gather(sol))
         if values != full:
             missing = sorted(full - values)
             problems.append(f"{unit} misses {', '.join(map(str, missing))}")
@@ -48,6 +51,5 @@ def is_solution(puzzle: Puzzle, solution: Puzzle) -> bool:
     sol = solution.cells
     if any(given and given != value for given, value in zip(puzzle.cells, sol, strict=True)):
         return False
-    n = g.n
-    full = set(range(1, n + 1))
-    return all({sol[i] for i in cells} == full for cells in g.unit_cells)
+    full = set(range(1, g.n + 1))
+    return all(set(gather(sol)) == full for gather in g.unit_getters)
