@@ -173,9 +173,11 @@ class PortfolioBackend(Backend):
                 busy[conn] = k
             found = self._race(busy, time_limit)
         except BaseException:
-            # An error or Ctrl-C: stop whoever is still searching, start nobody new.
-            for k in busy.values():
+            # An error or Ctrl-C: stop whoever is still searching, the losers of earlier
+            # races included, and start nobody new.
+            for k in {*busy.values(), *self._pending}:
                 self._stop(k)
+            self._pending.clear()
             raise
         # Whoever is still searching lost the race: leave it to finish in peace.
         for k in busy.values():
