@@ -482,7 +482,9 @@ class Cell:
 
     @property
     def rate(self) -> float:
-        """Puzzles per second over the puzzles run."""
+        """Puzzles per second over the puzzles run (nan when none ran)."""
+        if not self.run:
+            return math.nan
         return self.run / self.seconds if self.seconds > 0 else math.inf
 
     @property
@@ -683,14 +685,16 @@ def plot_throughput(run: BenchRun, cells: Sequence[Cell], path: Path) -> None:
         xs, ys = [], []
         for i, name in enumerate(names):
             c = by_key.get((name, engine))
-            if c and c.run == c.total and c.run and c.seconds > 0:
+            # No bar for an engine that gave up or answered nothing (the logic pass
+            # alone on the hardest sets): its speed would mean nothing.
+            if c and c.run == c.total and c.solved and c.seconds > 0:
                 xs.append(i + (k - (len(run.engines) - 1) / 2) * width)
                 ys.append(c.rate)
         if xs:
             ax.bar(xs, ys, width, label=engine)
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("puzzles/s (log; uniqueness checked; missing = gave up)")
+    ax.set_ylabel("puzzles/s (log; uniqueness checked; no bar = gave up or none solved)")
     ax.set_title("Throughput per dataset, easy to hardest")
     ax.grid(True, axis="y", which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
