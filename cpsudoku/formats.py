@@ -135,6 +135,17 @@ def _is_square(k: int) -> bool:
 
 
 def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
+    if text and not _LAYOUT_CHARS.search(text):
+        # One line of symbols, the form of every dataset: a dict lookup per character.
+        # Anything wrong falls through to the slow path, which says exactly what.
+        values = [_VALUE.get(ch, -1) for ch in text]
+        n = math.isqrt(len(values))
+        if (n * n == len(values) and geom is None) or (
+            geom is not None and len(values) == geom.cells
+        ):
+            g = geom or geometry_for_size(n)
+            if min(values) >= 0 and max(values) <= g.n:
+                return Puzzle(g, tuple(values))
     lines = text.splitlines()
     if len(lines) > 1:
         lines = [line for line in lines if not _LAYOUT_LINE.match(line)]
