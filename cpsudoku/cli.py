@@ -371,9 +371,9 @@ def _configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--time-limit",
         type=float,
-        default=10.0,
+        default=5.0,
         metavar="S",
-        help="seconds per puzzle; a timeout counts twice this in PAR-2 (default 10)",
+        help="seconds per puzzle; a timeout counts twice this in PAR-2 (default 5)",
     )
     p.add_argument(
         "--give-up",
