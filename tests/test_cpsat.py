@@ -117,7 +117,8 @@ def test_sudopedia_invalid_cases(case: dict[str, str]) -> None:
 @pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer", "cpsat:exclude", "cpsat:sample"])
 def test_empty_grids_count_to_the_limit(spec: str) -> None:
     backend = create_backend(spec)
-    assert backend.count(parse("." * 16), limit=1000).count == 288
+    limit = 40 if "exclude" in spec else 1000  # one solve per solution: keep it short
+    assert backend.count(parse("." * 16), limit=limit).count == min(288, limit)
     found = backend.count(parse("." * 81), limit=5)
     assert found.count == 5
     assert not found.complete
