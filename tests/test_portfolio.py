@@ -107,6 +107,27 @@ def test_time_limit_is_honoured_and_the_next_puzzle_still_solves(
     assert portfolio.solve(parse(line)).status is Status.UNIQUE
 
 
+def worker_pid(engine: str) -> int:
+    [process] = [
+        p for p in multiprocessing.active_children() if p.name == f"cpsudoku-portfolio-{engine}"
+    ]
+    assert process.pid is not None
+    return process.pid
+
+
+def test_the_loser_of_a_long_race_is_stopped_at_once() -> None:
+    with PortfolioBackend(("cpsat", "backtrack"), restart_after=0.1) as portfolio:
+        assert portfolio.solve(parse(read_lines("top95.txt")[0])).status is Status.UNIQUE
+        loser = worker_pid("backtrack")
+        # About a second for CP-SAT; the backtracking oracle needs far longer.
+        r = portfolio.solve(parse(HARD_25.read_text().splitlines()[1]))
+        assert r.status is Status.UNIQUE
+        assert r.stats["won_by_cpsat"] == 1
+        assert loser not in child_pids()  # stopped and reaped, not left searching
+        assert worker_pid("backtrack") != loser  # and a fresh worker is starting
+    assert no_workers_left()
+
+
 def test_ctrl_c_stops_every_worker(portfolio: PortfolioBackend) -> None:
     hardest = parse(HARD_25.read_text().splitlines()[0])
     portfolio.solve(parse(read_lines("top95.txt")[0]))  # workers up and warm

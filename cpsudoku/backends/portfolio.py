@@ -6,13 +6,18 @@ SAT others). Each engine lives in its own long-lived worker process (multiproces
 ``spawn`` context), created once per backend instance and kept between puzzles, so the
 cost of starting Python and loading a solver is paid once, not per puzzle.
 
-Per puzzle every free worker gets the same job; the first *definitive* answer (one
-that is not a timeout) wins, at once. The loser cannot be interrupted inside its
-solver, so it is left to finish: it is *pending*, sits out the next races until its
-stale answer arrives, and is replaced by a fresh worker only if it is still busy
-more than :data:`RESTART_AFTER` seconds after its race began (a long search on a big
-grid). On easy puzzles the portfolio therefore runs at about the faster engine's
-speed instead of waiting for the slower one each time.
+Per puzzle every engine gets the same job; the first *definitive* answer (one that is
+not a timeout) wins, at once. The loser cannot be interrupted inside its solver. If it
+has been searching for more than :data:`RESTART_AFTER` seconds (a long race, typically
+a big grid), its process is terminated and joined right away and a fresh worker is
+started in the background. After a short race (a near tie, common on easy puzzles) it
+is left to finish instead: the next job waits in its pipe, its stale answer is
+skipped, and if the stale search goes on past :data:`RESTART_AFTER` seconds it is
+replaced then, and the fresh worker gets the current job. A worker still starting up
+(importing its solver takes a second or more on a loaded machine) is never counted as
+slow, so restarts cannot cascade. On easy puzzles the portfolio therefore runs at
+about the faster engine's speed, every race has every engine in it, and a hard race
+leaves nothing running behind it.
 Every busy worker is stopped the same way when anything goes wrong in the parent (an
 exception, Ctrl-C), and none is restarted then: no process is left behind.
 :meth:`PortfolioBackend.close` stops and reaps all workers (the ``with`` block does it).
@@ -31,9 +36,11 @@ import os
 import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from cpsudoku.backends import create_backend
 from cpsudoku.backends.base import Backend, Search
@@ -53,6 +60,9 @@ RESTART_AFTER = 1.0
 #: Seconds a worker gets to exit after ``terminate`` (SIGTERM) before ``kill``.
 STOP_WAIT = 2.0
 
+#: The job number of a worker's first message, which says that its engine is ready.
+READY = 0
+
 #: Job: (job number, box rows, box cols, cells, limit, time limit).
 _Job = tuple[int, int, int, tuple[int, ...], int, float | None]
 
@@ -61,18 +71,18 @@ def _serve(spec: str, conn: Connection) -> None:
     """Worker process: create the engine once, then answer jobs until told to stop.
 
     Ctrl-C is ignored here: the parent owns the interrupt and stops the workers.
-    Replies: ``(job, "ok", solutions, count, exhausted, timed_out, stats)`` or
+    Messages: first ``(READY, "ready")`` once the engine exists (or ``(READY, "error",
+    message)`` if it cannot be created), then one reply per job:
+    ``(job, "ok", solutions, count, exhausted, timed_out, stats)`` or
     ``(job, "error", message)``.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         engine = create_backend(spec)
-    except Exception as exc:  # reported with the first job, then the worker ends
-        message = f"{spec}: {type(exc).__name__}: {exc}"
-        job = conn.recv()
-        if job is not None:
-            conn.send((job[0], "error", message))
+    except Exception as exc:  # reported at once, then the worker ends
+        conn.send((READY, "error", f"{spec}: {type(exc).__name__}: {exc}"))
         return
+    conn.send((READY, "ready"))
     with engine:
         _answer_jobs(spec, engine, conn)
     # Skip the interpreter's teardown (a second or more with the solver libraries
@@ -111,10 +121,19 @@ def _answer_jobs(spec: str, engine: Backend, conn: Connection) -> None:
 
 
 class _Worker:
-    """One engine's process and the parent's end of its pipe."""
+    """One engine's process, the parent's end of its pipe, and the jobs it still owes.
+
+    A worker answers its jobs in order. ``outstanding`` lists the job numbers sent and
+    not yet answered; the first of them is the one it is searching (once it is ready),
+    since ``since``.
+    """
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
+        #: When the parent learnt that the engine exists (None: still starting up).
+        self.ready_at: float | None = None
+        self.outstanding: deque[int] = deque()
+        self.since = 0.0
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(
@@ -122,6 +141,39 @@ class _Worker:
         )
         self.process.start()
         child.close()
+
+    def send(self, job: _Job) -> None:
+        """Queue ``job`` (the worker takes it up after the ones it still owes)."""
+        self.conn.send(job)
+        if not self.outstanding:
+            self.since = time.perf_counter()
+        self.outstanding.append(job[0])
+
+    def searching(self, now: float) -> float:
+        """Seconds spent on the job it is searching now (0 when idle or starting up)."""
+        if self.ready_at is None or not self.outstanding:
+            return 0.0
+        return now - self.since
+
+    def receive(self) -> tuple[Any, ...]:
+        """The next message, with the bookkeeping it implies.
+
+        Raises:
+            SolverError: the worker died, or its engine could not be created.
+        """
+        try:
+            message: tuple[Any, ...] = self.conn.recv()
+        except (EOFError, OSError):
+            raise SolverError(f"portfolio engine {self.spec!r} died") from None
+        now = time.perf_counter()
+        if message[0] == READY:
+            if message[1] == "error":
+                raise SolverError(f"portfolio engine failed to start: {message[2]}")
+            self.ready_at = self.since = now
+        elif self.outstanding and self.outstanding[0] == message[0]:
+            self.outstanding.popleft()
+            self.since = now  # the next job, if any, starts now
+        return message
 
     def stop(self) -> None:
         """End the process (SIGTERM, then SIGKILL if it lingers) and reap it.
@@ -145,7 +197,19 @@ class PortfolioBackend(Backend):
     name = "portfolio"
     variants = ("sat", "cpsat", "backtrack")
 
-    def __init__(self, variant: Sequence[str] = ()) -> None:
+    def __init__(
+        self, variant: Sequence[str] = (), *, restart_after: float = RESTART_AFTER
+    ) -> None:
+        """Create the backend; no process starts before the first search.
+
+        Args:
+            variant: the engines to race (see the module docstring).
+            restart_after: seconds of searching a lost race after which a worker is
+                replaced (:data:`RESTART_AFTER`).
+
+        Raises:
+            UnknownBackendError: fewer than two engines, or one named twice.
+        """
         super().__init__(variant)
         engines = tuple(self.variant) or DEFAULT_ENGINES
         if len(engines) < 2 or len(set(engines)) != len(engines):
@@ -153,116 +217,102 @@ class PortfolioBackend(Backend):
                 f"a portfolio races two or more different engines, got {':'.join(engines)}"
             )
         self.engines = engines
+        self.restart_after = restart_after
         self._workers: list[_Worker | None] = [None] * len(engines)
-        #: Engines still busy with a lost race: engine index -> when that race began.
-        self._pending: dict[int, float] = {}
         self._jobs = 0
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
-        """Run the free engines on ``puzzle`` at once and return the first definitive answer."""
-        racers = self._free_workers()
+        """Run every engine on ``puzzle`` at once and return the first definitive answer."""
         self._jobs += 1
         g = puzzle.geometry
         job: _Job = (self._jobs, g.box_rows, g.box_cols, puzzle.cells, limit, time_limit)
-        busy: dict[Connection, int] = {}
-        start = time.perf_counter()
         try:
-            for k in racers:
-                conn = self._worker(k).conn
-                conn.send(job)
-                busy[conn] = k
-            found = self._race(busy, time_limit)
-        except BaseException:
-            # An error or Ctrl-C: stop whoever is still searching, the losers of earlier
-            # races included, and start nobody new.
-            for k in {*busy.values(), *self._pending}:
-                self._stop(k)
-            self._pending.clear()
-            raise
-        # Whoever is still searching lost the race: leave it to finish in peace.
-        for k in busy.values():
-            self._pending[k] = start
-        return found
-
-    def _free_workers(self) -> list[int]:
-        """The engines ready for a new job.
-
-        Pending engines whose stale answer arrived are free again; one stuck longer than
-        :data:`RESTART_AFTER` is replaced by a fresh worker; when every engine is busy,
-        the first to finish is waited for.
-        """
-        while True:
-            free = []
-            now = time.perf_counter()
             for k in range(len(self.engines)):
-                worker = self._worker(k)
-                began = self._pending.get(k)
-                if began is not None:
-                    while worker.conn.poll():  # drain the stale answer, if it came
-                        try:
-                            worker.conn.recv()
-                        except (EOFError, OSError):
-                            break
-                        self._pending.pop(k, None)
-                    if k in self._pending and now - began > RESTART_AFTER:
-                        self._stop(k)
-                        self._pending.pop(k, None)
-                        worker = self._worker(k)
-                if k not in self._pending:
-                    free.append(k)
-            if free:
-                return free
-            wait([self._worker(k).conn for k in self._pending], RESTART_AFTER)
+                self._worker(k).send(job)
+            found = self._race(job, time_limit)
+        except BaseException:
+            # An error or Ctrl-C: stop every engine that still owes an answer (this race's
+            # and earlier ones'), and start nobody new.
+            for k, worker in enumerate(self._workers):
+                if worker is not None and worker.outstanding:
+                    self._stop(k)
+            raise
+        # The losers still search this job. After a long search it may go on for
+        # minutes: stop it now, and start a fresh worker for the next puzzle. A loser
+        # of a short race (a near tie, or an engine still starting up) may finish.
+        now = time.perf_counter()
+        for k, worker in enumerate(self._workers):
+            if worker is not None and worker.searching(now) > self.restart_after:
+                self._stop(k)
+                self._worker(k)
+        return found
 
     def close(self) -> None:
         """Stop and reap every worker process (idempotent)."""
-        self._pending.clear()
         for k in range(len(self._workers)):
             self._stop(k)
 
-    def _race(self, busy: dict[Connection, int], time_limit: float | None) -> Search:
-        """Wait for answers until one is definitive, or until the time is up.
+    def _race(self, job: _Job, time_limit: float | None) -> Search:
+        """Wait for the engines' answers to ``job`` until one is definitive.
 
-        Answered connections are removed from ``busy``; whatever is left in it when
-        this returns or raises is still searching.
+        Answers to earlier jobs (a loser of a short race finishing) are skipped; an engine
+        that has been searching such a stale job for longer than ``restart_after`` is
+        replaced, and the fresh worker gets ``job``. Returns the definitive answer, or
+        after the time limit (plus :data:`GRACE`) the best timeout answer.
         """
-        start = time.perf_counter()
-        deadline = None if time_limit is None else start + time_limit + GRACE
+        number = job[0]
+        deadline = None if time_limit is None else time.perf_counter() + time_limit + GRACE
         fallback: Search | None = None
-        while busy:
-            timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready = wait(list(busy), timeout)
-            if not ready:
+        while True:
+            now = time.perf_counter()
+            waiting: dict[Connection, tuple[int, _Worker]] = {}
+            next_check: float | None = deadline
+            for k, worker in enumerate(self._workers):
+                if worker is None or number not in worker.outstanding:
+                    continue
+                if worker.outstanding[0] != number:  # still on a stale job
+                    spent = worker.searching(now)
+                    if spent > self.restart_after:
+                        self._stop(k)
+                        worker = self._worker(k)
+                        worker.send(job)
+                    else:
+                        check = now + self.restart_after - spent
+                        next_check = check if next_check is None else min(next_check, check)
+                waiting[worker.conn] = (k, worker)
+            if not waiting:
+                break  # every engine answered this job, none definitively
+            if deadline is not None and now >= deadline:
                 break  # the time limit (plus grace) is up
-            for conn in ready:
-                k = busy[conn]
-                reply = self._receive(conn, k)
-                if reply is None:
-                    continue  # a stale reply to an earlier job: still busy with this one
-                del busy[conn]
+            timeout = None if next_check is None else max(0.0, next_check - now)
+            for conn in wait(list(waiting), timeout):
+                k, worker = waiting[conn]
+                message = worker.receive()
+                if message[0] != number:
+                    continue  # ready now, or a stale answer
+                reply = self._reply(k, message)
                 if not reply.timed_out:
                     return reply
                 if fallback is None or reply.count > fallback.count:
                     fallback = reply
         return fallback if fallback is not None else Search(timed_out=True)
 
-    def _receive(self, conn: Connection, k: int) -> Search | None:
-        """Read engine ``k``'s reply to the current job as a Search (None if stale)."""
+    def _reply(self, k: int, message: tuple[Any, ...]) -> Search:
+        """Engine ``k``'s answer to the current job as a Search.
+
+        Raises:
+            SolverError: the engine failed on the job.
+        """
         spec = self.engines[k]
-        try:
-            reply = conn.recv()
-        except (EOFError, OSError):
-            raise SolverError(f"portfolio engine {spec!r} died during the search") from None
-        if reply[0] != self._jobs:
-            return None
-        if reply[1] == "error":
-            raise SolverError(f"portfolio engine failed: {reply[2]}")
-        _, _, solutions, count, exhausted, timed_out, stats = reply
+        if message[1] == "error":
+            raise SolverError(f"portfolio engine failed: {message[2]}")
+        _, _, solutions, count, exhausted, timed_out, stats = message
         prefixed = {f"{spec}.{key}": value for key, value in stats.items()}
         prefixed[f"won_by_{spec}"] = 1
         return Search(list(solutions), count, exhausted, timed_out, prefixed)
 
     def _worker(self, k: int) -> _Worker:
+        """Engine ``k``'s worker, started (again) if there is none or it died."""
         worker = self._workers[k]
         if worker is None or not worker.process.is_alive():
             if worker is not None:
