@@ -18,14 +18,15 @@ Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md 
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
 is the per-solve overhead: building or copying the model, presolve, probing. The rules
 are built once per geometry and kept as one model proto; a puzzle only adds its givens
-(assumptions in the Boolean model, narrowed domains in the integer one) and takes them
-off again afterwards: no model building, no copy.
+(narrowed domains, or assumptions when the Boolean model enumerates) and takes them off
+again afterwards: no model building, no copy.
 The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
 detection, inprocessing and the LP relaxation are all off (:data:`TUNED`). Enumerating
 with a callback beat a second, excluding solve: the second solve repeats the whole
 set-up cost, while the callback costs one Python call. One worker beat all cores even
-on the hardest 25x25 puzzles (CP-SAT's parallel portfolio runs its own configurations,
-not this tuned one, and spent 3-4x the CPU time), hence ``parallel`` is not the default.
+on hard 25x25 puzzles (two workers took 1.1-1.9x the time and 2-3.7x the CPU: CP-SAT's
+parallel portfolio runs its own configurations, not this tuned one), hence
+``parallel`` is not the default.
 
 Searches on grids of side 16 and up run in a helper thread, so Ctrl-C stops the search
 at once (``stop_search``) and is then raised as usual; smaller grids take milliseconds.
@@ -191,9 +192,12 @@ class CpSatBackend(Backend):
             return _sample_search(puzzle, limit, time_limit)
         proto = self._rules_for(puzzle.geometry)
         # The givens go onto the shared rules and come off again afterwards, whatever
-        # happens: as assumptions in the Boolean model, as fixed domains otherwise (and
-        # with ``parallel``: CP-SAT searches with one worker when there are assumptions).
-        assume = self.kind == "boolean" and not self.parallel
+        # happens: as fixed domains, or as assumptions when the Boolean model enumerates.
+        # An enumeration fixes assumptions at the root, and setting them is one call;
+        # a plain solve keeps them as decisions, 5-10x slower on hard 25x25 grids (and
+        # with ``parallel``, assumptions would force one worker).
+        enumerating = self.counting == "callback" and limit > 1
+        assume = self.kind == "boolean" and enumerating and not self.parallel
         if assume:
             proto.assumptions.extend(given_literals(puzzle))
         else:
