@@ -21,7 +21,8 @@ solved without guessing).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from cpsudoku.backends.base import Backend, Search
 from cpsudoku.grid import Geometry, Puzzle
@@ -189,9 +190,11 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Cell by cell in row-major order, values 1..n, each checked against the peers."""
     g = puzzle.geometry
     n = g.n
-    peers = g.peers
     vals = list(puzzle.cells)
     empties = [i for i, v in enumerate(vals) if not v]
+    # The values of each empty cell's peers, read in one C call: the strategy is the
+    # textbook one, only its check is not written as a Python loop over the peers.
+    peer_values = [_gather(g.peers[i]) for i in empties]
     found = Search()
     nodes = 0
     pos = 0
@@ -207,8 +210,8 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
             continue
         i = empties[pos]
         v = vals[i] + 1
-        near = peers[i]
-        while v <= n and any(vals[j] == v for j in near):
+        seen = peer_values[pos](vals)
+        while v <= n and v in seen:
             v += 1
         if v <= n:
             vals[i] = v
@@ -228,3 +231,10 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
         found.exhausted = True
     found.stats = {"nodes": nodes, "guesses": nodes}
     return found
+
+
+def _gather(cells: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
+    """A function reading ``cells`` out of a grid as a tuple (any number of cells)."""
+    if len(cells) > 1:
+        return itemgetter(*cells)
+    return lambda vals: tuple(vals[j] for j in cells)
