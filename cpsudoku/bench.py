@@ -222,7 +222,7 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                     parsed.append(None)
                     errors.append(str(exc))
             first = next((p for p in parsed if p is not None), None)
-            if first is not None:  # warm up: encode the rules for this geometry, untimed
+            if first is not None and backend.keeps_rules:  # encode the rules, untimed
                 empty = Puzzle(first.geometry, (0,) * first.geometry.cells)
                 backend.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
             timeouts = 0
@@ -310,9 +310,10 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
         name = f"logic+{spec}"
         options = SolveOptions(spec, True, time_limit)
         warm = parse(puzzles[0], check=False) if puzzles else None
-        if warm is not None:  # encode the rules untimed, as for the other engines
+        engine = get_backend(spec)
+        if warm is not None and engine.keeps_rules:  # encode the rules untimed, as above
             empty = Puzzle(warm.geometry, (0,) * warm.geometry.cells)
-            get_backend(spec).solve(empty, unique=False, time_limit=min(time_limit, 2.0))
+            engine.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
         step = 1000 if warm is None or warm.n <= 9 else 1
         records = [Record(k, p) for k, p in enumerate(puzzles)]
         timeouts = 0

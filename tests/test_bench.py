@@ -126,3 +126,21 @@ def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
     pipeline = [r["status"] for r in rows if r["engine"] == "logic+backtrack"]
     assert pipeline == ["unique"] * 80
     assert all(r["agree"] == "1" for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("spec", "keeps"),
+    [
+        ("sat", True),
+        ("sat:fresh", False),
+        ("cpsat", True),
+        ("cpsat:sample", False),
+        ("backtrack", False),
+        ("portfolio", True),
+    ],
+)
+def test_only_engines_that_keep_rules_are_warmed_up(spec: str, keeps: bool) -> None:
+    from cpsudoku.backends import create_backend
+
+    with create_backend(spec) as backend:
+        assert backend.keeps_rules is keeps

@@ -41,6 +41,11 @@ class BacktrackBackend(Backend):
         super().__init__(variant)
         self._naive = "naive" in self.variant
 
+    @property
+    def keeps_rules(self) -> bool:
+        """Nothing is encoded: the search reads the geometry directly."""
+        return False
+
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Find up to ``limit`` solutions by backtracking."""
         deadline = None if time_limit is None else time.perf_counter() + time_limit

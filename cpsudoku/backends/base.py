@@ -65,6 +65,15 @@ class Backend(ABC):
         self.variant = tuple(variant)
 
     @property
+    def keeps_rules(self) -> bool:
+        """True when the engine encodes the rules once and reuses them across puzzles.
+
+        The benchmark warms such an engine up, untimed, before measuring it; an engine
+        that builds everything per puzzle (the textbook baselines) has nothing to warm.
+        """
+        return True
+
+    @property
     def spec(self) -> str:
         """The full name with variant words, e.g. ``"sat:extended:cadical153"``."""
         return ":".join((self.name, *self.variant))

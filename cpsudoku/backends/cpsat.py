@@ -186,6 +186,11 @@ class CpSatBackend(Backend):
         self._rules: dict[Geometry, cmh.CpModelProto] = {}
         self._params: dict[tuple[bool, int], cmh.SatParameters] = {}
 
+    @property
+    def keeps_rules(self) -> bool:
+        """The sample approach builds a new model for every puzzle."""
+        return not self.sample
+
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Find up to ``limit`` distinct solutions with CP-SAT."""
         if self.sample:

@@ -189,6 +189,11 @@ class SatBackend(Backend):
         _LIVE.add(self)
 
     @property
+    def keeps_rules(self) -> bool:
+        """Only the incremental mode keeps a solver across puzzles."""
+        return self.mode == "incremental"
+
+    @property
     def can_stop(self) -> bool:
         """True when the chosen solver itself can honour a time limit."""
         return self.solver in INTERRUPTIBLE or self.solver in BUDGETED
