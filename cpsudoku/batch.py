@@ -95,6 +95,12 @@ def _solve_one(puzzle: PuzzleLike, options: SolveOptions) -> Result:
     return engine.solve(parsed, unique=options.unique, time_limit=options.time_limit)
 
 
+def _solve_reduced(puzzle: Puzzle, options: SolveOptions) -> Result:
+    """A puzzle the logic pass left undecided: its givens are known not to clash."""
+    engine = get_backend(options.backend)
+    return engine.solve(puzzle, unique=options.unique, time_limit=options.time_limit, checked=True)
+
+
 def _cross_check(
     puzzle: str, first: Result, other_backend: str, options: SolveOptions
 ) -> str | None:
@@ -148,7 +154,10 @@ def _engine_row(record: Record, options: SolveOptions, reduced: Puzzle | None) -
     """One record solved by the engine (``reduced``: the same puzzle after the logic pass)."""
     if record.error:
         return (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
-    result = _solve_one(record.puzzle if reduced is None else reduced, options)
+    if reduced is None:
+        result = _solve_one(record.puzzle, options)
+    else:
+        result = _solve_reduced(reduced, options)
     return _finish_row(record, result, options)
 
 
@@ -253,7 +262,10 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
     results = []
     for k, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True)):
         if row is None:
-            results.append(_solve_one(reduced.get(k, puzzle), options))
+            if k in reduced:
+                results.append(_solve_reduced(reduced[k], options))
+            else:
+                results.append(_solve_one(puzzle, options))
         else:
             status, text, backend, seconds, _error = row
             solution = parse(text, options.box, check=False) if text else None

@@ -1,10 +1,12 @@
-"""Whole-array logic pass: naked and hidden singles on a block of puzzles at once.
+"""Whole-array logic pass: singles and locked candidates on a block of puzzles at once.
 
 Most puzzles of the datasets users batch-solve (the Kaggle 1M and 9M files, generated
-puzzle banks) fall to naked and hidden singles alone. A puzzle completed by singles
-has a forced, hence unique, solution, so it needs no search and no second solve. This
-module decides such puzzles for a whole block with numpy operations, with no Python
-loop per puzzle or per cell, and leaves the rest (``UNDECIDED``) to an engine.
+puzzle banks) fall to naked and hidden singles alone. A puzzle completed by sound
+deductions has a forced, hence unique, solution, so it needs no search and no second
+solve. This module decides such puzzles for a whole block with numpy operations, with
+no Python loop per puzzle or per cell, and leaves the rest (``UNDECIDED``) to an engine.
+Puzzles that singles leave stuck also get locked candidates (pointing and claiming),
+which finish half of those among the 17-clue puzzles; the easy ones never pay for it.
 
 Representation (see docs/design.md, "Whole-array logic pass"):
 
@@ -15,7 +17,9 @@ Representation (see docs/design.md, "Whole-array logic pass"):
   n > 64 the masks are Python integers in object arrays: correct, but slow.
 - ``placed`` holds the bit of each filled cell (0 if open). Each round rebuilds the
   units' used values from it, derives every open cell's candidates, places all naked
-  and hidden singles at once, and drops finished puzzles from the working set.
+  and hidden singles at once, and drops finished puzzles from the working set. A
+  puzzle for which a round places nothing gets one step of locked candidates; the
+  candidates it removes go to ``banned``, and the puzzle stays in play if any did.
 - The rules are data: units and the units of each cell come from
   :attr:`Geometry.unit_cells` and :attr:`Geometry.units_of`, never from row/column/box
   arithmetic.
@@ -114,6 +118,11 @@ class _Tables:
         unit_count: per cell, how many real units hold it (a scalar when uniform).
         sum_dtype: integer type in which sums of masks over all units cannot overflow,
             or None when no fixed-width type is wide enough (then bits are counted).
+        lock_seg: ``(P, k)`` for each ordered pair (A, B) of units that share two cells
+            or more, the shared cells S (padded with the dummy cell ``n*n``).
+        lock_rest: ``(P, n)`` the cells of A outside S (padded likewise).
+        lock_targets: ``(n*n, m)`` for each cell, the pairs whose B minus S holds it
+            (padded with the dummy pair ``P``). Empty arrays when no units overlap so.
         bit: ``(n+1,)`` value -> mask (0 -> 0).
         parse: ``(256,)`` character code -> value, :data:`_BAD` for anything else.
         symbol: ``(n+1,)`` value -> character code ('.' for 0); empty when n > 35.
@@ -128,6 +137,9 @@ class _Tables:
     owners: tuple[np.ndarray, ...]
     unit_count: int | np.ndarray
     sum_dtype: np.dtype | None
+    lock_seg: np.ndarray
+    lock_rest: np.ndarray
+    lock_targets: np.ndarray
     bit: np.ndarray
     parse: np.ndarray
     symbol: np.ndarray
@@ -170,6 +182,7 @@ def _tables(geometry: Geometry) -> _Tables:
         if sum_dtype is None and bound <= np.iinfo(candidate).max:
             sum_dtype = np.dtype(candidate)
     bit = np.array([0] + [1 << (d - 1) for d in range(1, n + 1)], dtype=mask_dtype)
+    lock_seg, lock_rest, lock_targets = _lock_tables(unit_cells, cells)
 
     parse = np.full(256, _BAD, dtype=np.uint8)
     symbol = np.zeros(0, dtype=np.uint8)
@@ -189,10 +202,48 @@ def _tables(geometry: Geometry) -> _Tables:
         owners=tuple(np.ascontiguousarray(owners[:, j]) for j in range(depth)),
         unit_count=unit_count,
         sum_dtype=sum_dtype,
+        lock_seg=lock_seg,
+        lock_rest=lock_rest,
+        lock_targets=lock_targets,
         bit=bit,
         parse=parse,
         symbol=symbol,
     )
+
+
+def _lock_tables(
+    unit_cells: Sequence[Sequence[int]], cells: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index arrays of locked candidates: every ordered pair of units sharing 2+ cells.
+
+    For Sudoku these are a box with a row or column (pointing) and a row or column with
+    a box (claiming); any other unit layout gets its own pairs from the same rule.
+    """
+    sets = [frozenset(u) for u in unit_cells]
+    pairs = []
+    for a, sa in enumerate(sets):
+        for b, sb in enumerate(sets):
+            shared = sa & sb
+            if a != b and len(shared) >= 2 and sb - sa:
+                pairs.append((sorted(shared), sorted(sa - shared), sorted(sb - sa)))
+    if not pairs:
+        empty = np.zeros((0, 1), dtype=np.intp)
+        return empty, empty, np.zeros((cells, 0), dtype=np.intp)
+    width = max(len(p[0]) for p in pairs)
+    rest = max(len(p[1]) for p in pairs)
+    seg = np.full((len(pairs), width), cells, dtype=np.intp)
+    out = np.full((len(pairs), max(rest, 1)), cells, dtype=np.intp)
+    targets: list[list[int]] = [[] for _ in range(cells)]
+    for k, (shared, others, hit) in enumerate(pairs):
+        seg[k, : len(shared)] = shared
+        out[k, : len(others)] = others
+        for i in hit:
+            targets[i].append(k)
+    depth = max(len(t) for t in targets)
+    hits = np.full((cells, depth), len(pairs), dtype=np.intp)
+    for i, ks in enumerate(targets):
+        hits[i, : len(ks)] = ks
+    return seg, out, hits
 
 
 # --- bulk parsing and formatting --------------------------------------------------
@@ -334,7 +385,7 @@ def _verify_chunk(puz: np.ndarray, sol: np.ndarray, t: _Tables) -> np.ndarray:
 
 
 def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
-    """Apply naked and hidden singles to every puzzle of a block, to a fixpoint.
+    """Apply singles and locked candidates to every puzzle of a block, to a fixpoint.
 
     Every solution reported ``UNIQUE`` is checked by :func:`verify_block` first.
 
@@ -397,6 +448,9 @@ def _presolve_chunk(
     clash, done = _check(used, placed, t)
     status[clash] = CONFLICT
     leave = clash | done
+    # Candidates removed by locked candidates, per cell; None until the first puzzle
+    # gets stuck on singles, so puzzles that singles finish never pay for it.
+    banned: np.ndarray | None = None
     while True:
         if done.any():
             status[rows[done]] = UNIQUE
@@ -404,9 +458,11 @@ def _presolve_chunk(
         if leave.any():
             live = ~leave
             placed, used, rows = placed[:, live], used[:, live], rows[live]
+            if banned is not None:
+                banned = banned[:, live]
         if not rows.size:
             break
-        cand, new, dead = _singles(placed, used, t)
+        cand, new, dead = _singles(placed, used, t, banned)
         placed |= new
         used = _used(placed, t)
         clash, done = _check(used, placed, t)
@@ -414,6 +470,16 @@ def _presolve_chunk(
         done &= ~dead
         stuck = np.bitwise_or.reduce(new, axis=0) == 0
         stuck &= ~dead
+        if stuck.any() and t.lock_seg.shape[0]:
+            # Singles placed nothing: try locked candidates on those puzzles; one that
+            # loses a candidate stays in play for another round of singles.
+            if banned is None:
+                banned = np.zeros_like(placed)
+            cols = np.flatnonzero(stuck)
+            elim = _locked(cand[:, cols], t)
+            banned[:, cols] |= elim
+            cand[:, cols] &= ~elim
+            stuck[cols[np.bitwise_or.reduce(elim, axis=0) != 0]] = False
         status[rows[dead | clash]] = UNSOLVABLE
         if stuck.any():
             final[:, rows[stuck]] = placed[:, stuck] | cand[:, stuck]
@@ -466,9 +532,11 @@ def _weighted(per_cell: np.ndarray, t: _Tables) -> np.ndarray:
 
 
 def _singles(
-    placed: np.ndarray, used: np.ndarray, t: _Tables
+    placed: np.ndarray, used: np.ndarray, t: _Tables, banned: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One round of naked and hidden singles on the working set.
+
+    ``banned`` holds candidates removed earlier by :func:`_locked` (None: none yet).
 
     Returns:
         ``(cand, new, dead)``: the candidates of the open cells (0 for filled ones),
@@ -481,6 +549,8 @@ def _singles(
     taken = used[t.owners[0]]
     for own in t.owners[1:]:
         taken |= used[own]
+    if banned is not None:
+        taken |= banned
     cand = _keep_where(~taken & full, placed == 0)
     no_candidate = np.minimum.reduce(placed | cand, axis=0) == 0
     # Naked singles: one candidate left.
@@ -505,6 +575,21 @@ def _singles(
     two_values = np.bitwise_or.reduce(forced & (forced - 1), axis=0) != 0
     new |= forced
     return cand, new, no_candidate | nowhere | two_values
+
+
+def _locked(cand: np.ndarray, t: _Tables) -> np.ndarray:
+    """Eliminations by locked candidates (pointing and claiming) on the working set.
+
+    For every ordered pair (A, B) of units sharing the cells S: a value whose
+    candidates in A all lie in S must go in S, so it leaves the cells of B outside S.
+    Returns the ``(cells, b)`` masks of the candidates removed (a subset of ``cand``).
+    """
+    pad = np.zeros((1, cand.shape[1]), dtype=cand.dtype)
+    c = np.concatenate([cand, pad])  # row n*n: the dummy cell, never a candidate
+    inside = np.bitwise_or.reduce(c[t.lock_seg], axis=1)
+    outside = np.bitwise_or.reduce(c[t.lock_rest], axis=1)
+    lock = np.concatenate([inside & ~outside, pad])  # row P: the dummy pair
+    return np.bitwise_or.reduce(lock[t.lock_targets], axis=1) & cand
 
 
 # --- mask helpers (fixed-width integers, or Python ints in object arrays) -------------

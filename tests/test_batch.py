@@ -26,6 +26,8 @@ from cpsudoku.formats import COLUMNS, MAX_RECORD, read_records
 ORACLE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 40)
 HARD = read_lines("top95.txt", 12)
+#: Beyond the logic pass (singles and locked candidates): always reaches the engine.
+HARDEST = read_lines("forum_hardest_1106_60.txt", 1)
 MULTI = read_lines("multisolution_tdoku.txt", 2)
 NONE = read_lines("nosolution_tdoku.txt", 2)
 
@@ -204,7 +206,7 @@ def test_missing_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_per_record_time_limit(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
-    src.write_text("\n".join([EASY[0], HARD[0], EASY[1]]) + "\n")
+    src.write_text("\n".join([EASY[0], HARDEST[0], EASY[1]]) + "\n")
     out = tmp_path / "out.csv"
     assert (
         main(

@@ -116,8 +116,23 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    assert main(["bench", "--datasets", "easy_kaggle1m", "clue17", "--backends",
-                 "backtrack,logic,logic+backtrack", "--limit", "40", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--datasets",
+                "easy_kaggle1m",
+                "clue17",
+                "--backends",
+                "backtrack,logic,logic+backtrack",
+                "--limit",
+                "40",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     with (out / "results.csv").open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     logic = [r for r in rows if r["engine"] == "logic"]

@@ -232,8 +232,22 @@ def test_wide_masks(br: int, bc: int) -> None:
 
 FORCED = "1....5..738.9.....6.....48.82...1.75.4.76..2..69..2..1..5.39..4....2.1......46352"
 UNSOLVABLE_9 = "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3.."
-HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 CLASH = "11" + "." * 79
+
+
+#: Singles alone stall on it; seven locked-candidate steps (pointing) finish it.
+POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_locked_candidates_decide_what_singles_leave() -> None:
+    g = geometry(3, 3)
+    values, _ = parse_block([POINTING, POINTING.replace("4", ".", 1)], g)
+    result = presolve(values, g)
+    assert result.status.tolist() == [UNIQUE, UNDECIDED]
+    assert format_block(result.solutions[:1], g)[0] == str(ORACLE.solve(parse(POINTING)).solution)
+    # The undecided one keeps every solution among the candidates it hands on.
+    assert_sound(result, 1, oracle_solutions(Puzzle(g, tuple(values[1].tolist()))))
 
 
 def test_mixed_block_keeps_order() -> None:

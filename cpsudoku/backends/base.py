@@ -87,18 +87,30 @@ class Backend(ABC):
         """
 
     def solve(
-        self, puzzle: Puzzle, *, unique: bool = True, time_limit: float | None = None
+        self,
+        puzzle: Puzzle,
+        *,
+        unique: bool = True,
+        time_limit: float | None = None,
+        checked: bool = False,
     ) -> Result:
         """Solve one puzzle; with ``unique`` also prove or refute uniqueness.
 
         Conflicting givens give status ``invalid`` (never ``unsolvable``). Every
         solution is checked by :mod:`cpsudoku.verify` before it is returned.
+        ``checked=True`` says the caller has already found the givens free of clashes
+        (the whole-array logic pass does, for every puzzle it hands on), so the
+        per-puzzle clash check is not repeated. A wrong claim can turn ``invalid`` into
+        ``unsolvable``, never into a wrong solution: the verifier still checks each one.
         """
         start = time.perf_counter()
-        try:
-            puzzle.check()
-        except ConflictingGivensError as exc:
-            return Result(Status.INVALID, None, self.name, time.perf_counter() - start, str(exc))
+        if not checked:
+            try:
+                puzzle.check()
+            except ConflictingGivensError as exc:
+                return Result(
+                    Status.INVALID, None, self.name, time.perf_counter() - start, str(exc)
+                )
         found = self.search(puzzle, 2 if unique else 1, time_limit)
         solutions = self._verified(puzzle, found)
         if not solutions:
