@@ -6,7 +6,7 @@ relabelled puzzle takes exactly the rounds its original takes, so the share deci
 does not change), then time separately, best of ``--runs``:
 
 - parse:   ``parse_block`` (strings -> values array)
-- stage:   ``presolve`` (singles to a fixpoint, including its own check of the
+- stage:   ``presolve`` (singles and locked candidates to a fixpoint, with its own check of the
            solutions it reports)
 - verify:  ``verify_block`` on the decided rows (already inside ``stage``; shown
            on its own so its share is visible)

@@ -220,7 +220,7 @@ def _logic_rows(
             rows[k] = _logic_row(records[k], Status.UNSOLVABLE, "", g, seconds, options)
         open_rows = np.flatnonzero(status == logic.UNDECIDED)
         if open_rows.size:
-            # For undecided rows the pass returns the grid with its singles placed:
+            # For undecided rows the pass returns the grid with its placements made:
             # same solutions as the input, fewer open cells for the engine.
             forced = result.solutions[open_rows]
             for j, cells in zip(open_rows.tolist(), forced.tolist(), strict=True):

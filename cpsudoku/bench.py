@@ -265,7 +265,7 @@ UNDECIDED = "undecided"
 def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
     """The whole-array logic pass alone on the dataset as one block.
 
-    Each puzzle is charged the block's time divided by its size; what singles cannot
+    Each puzzle is charged the block's time divided by its size; what the pass cannot
     decide is ``undecided`` (neither solved nor a timeout).
     """
     from cpsudoku import presolve as logic

@@ -246,7 +246,7 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         "--no-presolve",
         action="store_true",
         help="send every record to the engine (default: the whole-array logic pass decides "
-        "what singles alone can, backend logic)",
+        "what singles and locked candidates can, backend logic)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 

@@ -136,9 +136,9 @@ def solve_dataframe(
         unique: prove uniqueness (False: status ``solved`` at the first solution).
         time_limit: seconds per puzzle.
         box: box shape, when it cannot be inferred from the puzzle size.
-        presolve: let the whole-array logic pass answer what singles alone can
-            (backend ``logic``), as ``cpsudoku batch`` does; False sends every puzzle
-            to the backend.
+        presolve: let the whole-array logic pass answer what singles and locked
+            candidates can (backend ``logic``), as ``cpsudoku batch`` does; False sends
+            every puzzle to the backend.
 
     Raises:
         KeyError: ``column`` or ``solution_column`` is not a column of ``df``.
