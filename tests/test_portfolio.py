@@ -151,3 +151,21 @@ def test_a_dead_worker_is_an_error_then_replaced(portfolio: PortfolioBackend) ->
         portfolio.solve(hardest, time_limit=60)
     assert victim not in child_pids()
     assert portfolio.solve(parse(read_lines("top95.txt")[2])).status is Status.UNIQUE
+
+
+def test_a_slower_engine_never_falls_more_than_max_owed_behind() -> None:
+    # On easy puzzles sat answers in a fraction of cpsat's time, so cpsat loses every
+    # race and would owe one more job after each: unbounded, its stale answers once
+    # filled the pipe and both processes blocked on a send (a deadlock).
+    from cpsudoku.backends.portfolio import MAX_OWED
+
+    puzzles = [parse(line) for line in read_lines("easy_kaggle1m_200.txt")] * 2
+    with PortfolioBackend(("sat", "cpsat")) as portfolio:
+        owed = []
+        for puzzle in puzzles:
+            r = portfolio.solve(puzzle)
+            assert r.status is Status.UNIQUE
+            owed.append(max(len(w.outstanding) for w in portfolio._workers if w is not None))
+        assert max(owed) <= MAX_OWED
+        assert portfolio._workers[1] is not None  # cpsat was kept, not restarted away
+    assert no_workers_left()

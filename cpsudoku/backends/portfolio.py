@@ -18,10 +18,12 @@ a big grid), its process is terminated and joined right away and a fresh worker 
 started in the background. After a short race (a near tie, common on easy puzzles) it
 is left to finish instead: the next job waits in its pipe, its stale answer is
 skipped, and if the stale search goes on past :data:`RESTART_AFTER` seconds it is
-replaced then, and the fresh worker gets the current job. A worker still starting up
+replaced then, and the fresh worker gets the current job. An engine that already owes
+:data:`MAX_OWED` jobs sits the next race out, so it can fall behind by at most that
+much and no pipe can fill up. A worker still starting up
 (importing its solver takes a second or more on a loaded machine) is never counted as
 slow, so restarts cannot cascade. On easy puzzles the portfolio therefore runs at
-about the faster engine's speed, every race has every engine in it, and a hard race
+about the faster engine's speed, nearly every race has every engine in it, and a hard race
 leaves nothing running behind it.
 Every busy worker is stopped the same way when anything goes wrong in the parent (an
 exception, Ctrl-C), and none is restarted then: no process is left behind.
@@ -61,6 +63,13 @@ GRACE = 1.0
 #: Seconds a loser may stay busy with a lost race before it is replaced by a fresh
 #: worker (a restart costs a process start and a solver import, about a second).
 RESTART_AFTER = 1.0
+
+#: Jobs a worker may owe at once, the one it is searching included. An engine that far
+#: behind sits the next race out. The bound keeps both directions of every pipe nearly
+#: empty: with no bound, a loser that falls a little further behind on every easy
+#: puzzle fills its pipe with stale answers the parent does not read, blocks on the
+#: next one, stops reading jobs, and the parent then blocks sending it one: deadlock.
+MAX_OWED = 2
 
 #: Seconds a worker gets to exit after ``terminate`` (SIGTERM) before ``kill``.
 STOP_WAIT = 2.0
@@ -154,6 +163,11 @@ class _Worker:
             self.since = time.perf_counter()
         self.outstanding.append(job[0])
 
+    def drain(self) -> None:
+        """Receive every message already waiting: stale answers, the ready message."""
+        while self.conn.poll(0):
+            self.receive()
+
     def searching(self, now: float) -> float:
         """Seconds spent on the job it is searching now (0 when idle or starting up)."""
         if self.ready_at is None or not self.outstanding:
@@ -232,8 +246,7 @@ class PortfolioBackend(Backend):
         g = puzzle.geometry
         job: _Job = (self._jobs, g.box_rows, g.box_cols, puzzle.cells, limit, time_limit)
         try:
-            for k in range(len(self.engines)):
-                self._worker(k).send(job)
+            self._dispatch(job)
             found = self._race(job, time_limit)
         except BaseException:
             # An error or Ctrl-C: stop every engine that still owes an answer (this race's
@@ -256,6 +269,37 @@ class PortfolioBackend(Backend):
         """Stop and reap every worker process (idempotent)."""
         for k in range(len(self._workers)):
             self._stop(k)
+
+    def _dispatch(self, job: _Job) -> None:
+        """Send ``job`` to every engine that owes fewer than :data:`MAX_OWED` jobs.
+
+        Stale answers are read first, so no pipe fills up. When every engine is that
+        far behind (only after a race ended at its time limit), wait for one to catch
+        up, replacing any that has searched a stale job for over ``restart_after``.
+        """
+        while True:
+            sent = 0
+            now = time.perf_counter()
+            for k in range(len(self.engines)):
+                worker = self._worker(k)
+                try:
+                    worker.drain()
+                except SolverError:
+                    if worker.ready_at is None:  # its engine could not be created
+                        raise
+                    self._stop(k)  # it died after it was ready: start a new one
+                    worker = self._worker(k)
+                if len(worker.outstanding) >= MAX_OWED and (
+                    worker.searching(now) > self.restart_after
+                ):
+                    self._stop(k)
+                    worker = self._worker(k)
+                if len(worker.outstanding) < MAX_OWED:
+                    worker.send(job)
+                    sent += 1
+            if sent:
+                return
+            wait([w.conn for w in self._workers if w is not None], self.restart_after)
 
     def _race(self, job: _Job, time_limit: float | None) -> Search:
         """Wait for the engines' answers to ``job`` until one is definitive.
