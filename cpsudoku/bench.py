@@ -577,8 +577,9 @@ def summary_markdown(run: BenchRun, cells: Sequence[Cell], machine: dict[str, An
                 and base.rate > 0
                 else None
             )
+            rate_spec = ",.0f" if c.rate >= 10 else ".2g"  # two digits for slow engines
             lines.append(
-                f"| {engine} | {c.run}/{c.total} | {_fmt(c.rate, ',.0f')} | "
+                f"| {engine} | {c.run}/{c.total} | {_fmt(c.rate, rate_spec)} | "
                 f"{_fmt(c.micros, ',.0f')} | {_fmt(c.median_ms, '.2f')} | {_fmt(c.p90_ms, '.2f')} "
                 f"| {_fmt(c.max_ms, ',.1f')} | {c.solved} | {c.unique} | {c.timeouts} | "
                 f"{_fmt(c.par2, '.4f')} | "
