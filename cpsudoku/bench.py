@@ -108,7 +108,7 @@ class Dataset:
     def puzzles(self, limit: int | None = None) -> list[str]:
         """The dataset's puzzle strings (the rating band applied), at most ``limit``."""
         if self.column is None:
-            out = []
+            out: list[str] = []
             for record in read_records(str(self.path)):
                 if limit is not None and len(out) >= limit:
                     break

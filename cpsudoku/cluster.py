@@ -475,7 +475,7 @@ def solve_on_cluster(
     sizer = _Sizer(partition_size, target)
     limit = window or 2 * threads + 2
     parts = sizer.chunks(records)
-    order: dict[str, int] = {}  # future key -> partition number
+    order: dict[Any, int] = {}  # future key -> partition number
     sizes: dict[int, int] = {}
     ready: dict[int, EncodedRows] = {}
     queue = distributed.as_completed(loop=client.loop)

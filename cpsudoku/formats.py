@@ -271,7 +271,7 @@ class Record(NamedTuple):
             malformed JSON); such a record becomes an ``invalid`` row.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index on purpose
     puzzle: str
     solution: str | None = None
     error: str | None = None
@@ -495,7 +495,7 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     lines = []
     for row in rows:
         index, puzzle, status, solution, backend, seconds, error = row
-        if error or needs(puzzle) or needs(solution):  # type: ignore[arg-type]
+        if error or needs(puzzle) or needs(solution):  # type: ignore[call-overload]
             buffer = io.StringIO()
             csv.writer(buffer, lineterminator="\n").writerow(row)
             lines.append(buffer.getvalue())

@@ -248,7 +248,7 @@ def orbits(g: Geometry, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
     n, size = g.n, g.cells
     sym = Symmetry(symmetry)
     seen: set[int] = set()
-    out = []
+    out: list[tuple[int, ...]] = []
     for i in range(size):
         if i in seen:
             continue

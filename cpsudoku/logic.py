@@ -108,7 +108,7 @@ _WEIGHTS: dict[Technique, float] = {
 
 
 class Grade(StrEnum):
-    """Difficulty grades by score; :attr:`lower` is where each grade's range starts.
+    """Difficulty grades by score; :attr:`min_score` is where each grade's range starts.
 
     ========  ============  ==================================================
     grade     score         needs
@@ -131,7 +131,7 @@ class Grade(StrEnum):
     EXTREME = "extreme"
 
     @property
-    def lower(self) -> float:
+    def min_score(self) -> float:
         """The lowest score of this grade."""
         return _GRADE_LOWER[self]
 
@@ -140,7 +140,7 @@ class Grade(StrEnum):
         """The grade of a score."""
         grade = cls.EASY
         for g in cls:
-            if score >= g.lower:
+            if score >= g.min_score:
                 grade = g
         return grade
 
@@ -264,7 +264,8 @@ def _tables(g: Geometry) -> _Tables:
     units = g.units
     kinds = [u.kind for u in units]
     scan_order = tuple(sorted(range(len(units)), key=lambda k: (_KIND_ORDER.get(kinds[k], 3), k)))
-    pointing, claiming = [], []
+    pointing: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+    claiming: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
     cell_sets = [set(c) for c in g.unit_cells]
     for a, ca in enumerate(g.unit_cells):
         for b, cb in enumerate(g.unit_cells):

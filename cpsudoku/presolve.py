@@ -223,9 +223,9 @@ def _lock_tables(
     pairs = []
     for a, sa in enumerate(sets):
         for b, sb in enumerate(sets):
-            shared = sa & sb
-            if a != b and len(shared) >= 2 and sb - sa:
-                pairs.append((sorted(shared), sorted(sa - shared), sorted(sb - sa)))
+            common = sa & sb
+            if a != b and len(common) >= 2 and sb - sa:
+                pairs.append((sorted(common), sorted(sa - common), sorted(sb - sa)))
     if not pairs:
         empty = np.zeros((0, 1), dtype=np.intp)
         return empty, empty, np.zeros((cells, 0), dtype=np.intp)

@@ -335,8 +335,8 @@ def test_scores_follow_the_technique_order() -> None:
     trial = score_of({Technique.TRIAL: 1}, trials=1, depth=1)
     assert easy < medium < hard < trial
     assert [Grade.of(x) for x in (easy, medium, hard)] == [Grade.EASY, Grade.MEDIUM, Grade.HARD]
-    assert score_of({Technique.CLAIMING: 500}) < Grade.HARD.lower  # bonus stays in its grade
-    assert score_of({Technique.TRIAL: 9}, trials=64, depth=3) >= Grade.EXTREME.lower
+    assert score_of({Technique.CLAIMING: 500}) < Grade.HARD.min_score  # bonus stays in its grade
+    assert score_of({Technique.TRIAL: 9}, trials=64, depth=3) >= Grade.EXTREME.min_score
     weights = [t.weight for t in Technique]
     assert weights == sorted(weights)
 

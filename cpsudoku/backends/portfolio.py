@@ -47,7 +47,7 @@ from collections import deque
 from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, cast
 
 from cpsudoku.backends import create_backend
 from cpsudoku.backends.base import Backend, Search
@@ -334,8 +334,8 @@ class PortfolioBackend(Backend):
             if deadline is not None and now >= deadline:
                 break  # the time limit (plus grace) is up
             timeout = None if next_check is None else max(0.0, next_check - now)
-            for conn in wait(list(waiting), timeout):
-                k, worker = waiting[conn]
+            for ready in wait(list(waiting), timeout):
+                k, worker = waiting[cast(Connection, ready)]
                 message = worker.receive()
                 if message[0] != number:
                     continue  # ready now, or a stale answer
