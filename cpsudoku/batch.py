@@ -86,19 +86,16 @@ class Summary:
 # ---------------------------------------------------------------- worker side
 
 
-def _solve_one(puzzle: PuzzleLike, options: SolveOptions) -> Result:
+def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False) -> Result:
+    """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`)."""
     engine = get_backend(options.backend)
     try:
         parsed = parse(puzzle, options.box, check=False)
     except PuzzleError as exc:
         return Result(Status.INVALID, None, engine.name, 0.0, str(exc))
-    return engine.solve(parsed, unique=options.unique, time_limit=options.time_limit)
-
-
-def _solve_reduced(puzzle: Puzzle, options: SolveOptions) -> Result:
-    """A puzzle the logic pass left undecided: its givens are known not to clash."""
-    engine = get_backend(options.backend)
-    return engine.solve(puzzle, unique=options.unique, time_limit=options.time_limit, checked=True)
+    return engine.solve(
+        parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
+    )
 
 
 def _cross_check(
@@ -154,10 +151,9 @@ def _engine_row(record: Record, options: SolveOptions, reduced: Puzzle | None) -
     """One record solved by the engine (``reduced``: the same puzzle after the logic pass)."""
     if record.error:
         return (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
-    if reduced is None:
-        result = _solve_one(record.puzzle, options)
-    else:
-        result = _solve_reduced(reduced, options)
+    # A puzzle the logic pass left undecided has givens known not to clash.
+    puzzle = record.puzzle if reduced is None else reduced
+    result = _solve_one(puzzle, options, checked=reduced is not None)
     return _finish_row(record, result, options)
 
 
@@ -262,10 +258,8 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
     results = []
     for k, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True)):
         if row is None:
-            if k in reduced:
-                results.append(_solve_reduced(reduced[k], options))
-            else:
-                results.append(_solve_one(puzzle, options))
+            # A puzzle the logic pass left undecided has givens known not to clash.
+            results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
         else:
             status, text, backend, seconds, _error = row
             solution = parse(text, options.box, check=False) if text else None
