@@ -17,7 +17,7 @@ from cpsudoku.backends import DEFAULT_BACKEND, Backend, create_backend
 from cpsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
 from cpsudoku.cli import main
 from cpsudoku.encode.cnf import ENCODINGS, decode
-from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.errors import BackendUnavailableError, ConflictingGivensError, UnknownBackendError
 from cpsudoku.grid import Puzzle, geometry
 from cpsudoku.verify import is_solution
 
@@ -86,6 +86,28 @@ def test_sudopedia_invalid_cases(sat: SatBackend) -> None:
             assert r.status is Status.MULTIPLE, case["case"]
             if expected.isdigit():
                 assert sat.count(parse(case["puzzle"]), limit=1000).count == int(expected)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["sat", "sat:fresh", "sat:reduced", "sat:glucose4", "sat:minimal", "sat:fresh:kissat404"],
+)
+def test_clashing_givens_are_invalid_in_every_mode(spec: str) -> None:
+    """Incremental and fresh modes check the givens only when the search finds nothing
+    (``clash_safe``); ``reduced`` checks first. All must say ``invalid``, with the
+    message of the up-front check, and solve the next puzzle right."""
+    clash = parse("11" + "." * 79, check=False)
+    with pytest.raises(ConflictingGivensError, match="appears twice in row 1") as up_front:
+        clash.check()
+    unique = parse(read_lines("top95.txt")[0])
+    with create_backend(spec) as backend:
+        assert backend.clash_safe is (not spec.startswith("sat:reduced"))
+        for _ in range(2):
+            r = backend.solve(clash)
+            assert r.status is Status.INVALID
+            assert r.error == str(up_front.value)
+            assert backend.solve(unique).status is Status.UNIQUE
+        assert backend.solve(clash, time_limit=5).status is Status.INVALID
 
 
 def test_count_stops_at_the_limit(sat: SatBackend) -> None:

@@ -1,4 +1,8 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cpsudoku.formats import parse
+from cpsudoku.grid import Puzzle, geometry
 from cpsudoku.verify import is_solution, solution_problems
 
 PUZZLE = "1.343..2.3..2..3"
@@ -25,3 +29,31 @@ def test_incomplete_or_repeating_grid_is_rejected() -> None:
 
 def test_geometry_mismatch() -> None:
     assert not is_solution(parse("." * 36), parse("." * 36, box="3x2", check=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    box=st.sampled_from(["2x2", "2x3", "3x2"]),
+    data=st.data(),
+)
+def test_fast_check_agrees_with_the_itemised_one(box: str, data: st.DataObject) -> None:
+    """``is_solution`` (the fast path every backend uses) says yes exactly when
+    ``solution_problems`` finds nothing, on grids near and far from valid ones."""
+    g = geometry(*map(int, box.split("x")))
+    n = g.n
+    # A valid grid: the pattern solution, then a random relabelling of the values.
+    base = [
+        (g.box_cols * (r % g.box_rows) + r // g.box_rows + c) % n + 1
+        for r in range(n)
+        for c in range(n)
+    ]
+    perm = data.draw(st.permutations(range(1, n + 1)))
+    cells = [perm[v - 1] for v in base]
+    edits = data.draw(st.lists(st.tuples(st.integers(0, n * n - 1), st.integers(0, n)), max_size=3))
+    for i, v in edits:
+        cells[i] = v
+    solution = Puzzle(g, tuple(cells))
+    mask = data.draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
+    givens = [v if keep else 0 for v, keep in zip(base, mask, strict=True)]
+    puzzle = Puzzle(g, tuple(perm[v - 1] if v else 0 for v in givens))
+    assert is_solution(puzzle, solution) == (solution_problems(puzzle, solution) == [])

@@ -194,6 +194,14 @@ class SatBackend(Backend):
         return self.mode == "incremental"
 
     @property
+    def clash_safe(self) -> bool:
+        """Clashing givens are contradictory assumptions or unit clauses: unsatisfiable.
+
+        Not so for ``reduced``, whose formula leaves the givens out altogether.
+        """
+        return self.mode != "reduced"
+
+    @property
     def can_stop(self) -> bool:
         """True when the chosen solver itself can honour a time limit."""
         return self.solver in INTERRUPTIBLE or self.solver in BUDGETED
