@@ -80,9 +80,10 @@ class Backend(ABC):
         Then :meth:`solve` checks the givens for clashes only when the search found no
         solution: a verified solution keeps every given and repeats no value in a
         unit, so it proves the givens clash-free, and the check (a quarter of the
-        Python time per easy puzzle) is skipped for every solved puzzle. Engines that
-        assume clash-free givens (the oracle's candidate masks, a reduced formula that
-        drops the givens) keep the default, False: they are checked first.
+        Python time per easy puzzle) is skipped for every solved puzzle. Engines whose
+        search may assume clash-free givens, as :meth:`search` allows (a reduced formula
+        that drops the givens, for one), keep the default, False: they are checked
+        first.
         """
         return False
 
