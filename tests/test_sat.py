@@ -322,6 +322,37 @@ def test_stats_are_per_puzzle(sat: SatBackend) -> None:
     assert easy["conflicts"] < 5  # a delta for this puzzle, not the solver's running total
 
 
+@pytest.mark.parametrize(
+    "solver", [*sorted(sat_module.COUNTS_DECISIONS_ONLY), "cadical195", "minisat22"]
+)
+def test_propagation_alone_proves_uniqueness(solver: str) -> None:
+    """A puzzle that unit propagation decides is unique without a second call; a
+    multi-solution puzzle never looks decided, whatever the instance solved before."""
+    oracle = create_backend("backtrack")
+    easy = [parse(line) for line in read_lines("easy_kaggle1m_200.txt", 30)]
+    multiple = [parse(line) for line in read_lines("serg_multisolution_100.txt", 30)]
+    hard = [parse(line) for line in read_lines("forum_hardest_1106_60.txt", 5)]
+    forced = 0
+    with SatBackend([solver]) as backend:
+        for e, m in zip(easy, multiple, strict=True):
+            got = backend.solve(e)
+            assert got.status is Status.UNIQUE
+            assert got.solution == oracle.solve(e).solution
+            forced += got.stats.get("forced", 0)
+            assert backend.solve(m).status is Status.MULTIPLE
+            counted = backend.count(e, limit=5)
+            assert (counted.count, counted.complete) == (1, True)
+            assert backend.count(m, limit=5).count >= 2
+        for h in hard:  # these need search: no shortcut
+            got = backend.solve(h)
+            assert got.status is Status.UNIQUE
+            assert "forced" not in got.stats
+    if solver in sat_module.COUNTS_DECISIONS_ONLY:
+        assert forced >= 25  # easy puzzles: singles decide nearly all of them
+    else:
+        assert forced == 0  # solvers whose counters cannot tell never take the shortcut
+
+
 def test_long_runs_rebuild_the_solver_and_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sat_module, "MAX_SELECTORS", 7)
     with SatBackend() as backend:

@@ -53,7 +53,8 @@ puzzle alone, whatever the batch order or partition.
 
 Stats per result: ``conflicts``, ``decisions``, ``propagations`` and ``restarts``, the
 solver's counters accumulated over the calls for that one puzzle (not reported by
-Kissat).
+Kissat); ``forced`` when unit propagation alone decided the puzzle, which proves it
+unique without a second call (half of the 17-clue puzzles, nearly every easy one).
 """
 
 from __future__ import annotations
@@ -128,6 +129,16 @@ BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 #: Solvers that ignore assumptions and can be called only once per instance.
 ONE_SHOT = frozenset({"kissat404"})
 
+#: Solvers whose ``decisions`` counter says whether a satisfiable call was decided by
+#: unit propagation alone. CaDiCaL 1.5.3 counts a decision only when it picks a free
+#: variable (assumptions are pseudo-decision levels, and every call starts from level
+#: 0); its "lucky" assignments, which find models without counting decisions, run only
+#: without assumptions; and :data:`SOLVER_OPTIONS` turns off the two techniques that
+#: leave variables to the model extension. MiniSat and Glucose count a decision before
+#: they look for a free variable, so their counter cannot tell; newer CaDiCaL releases
+#: bring more techniques of that kind, so they are left out rather than guessed at.
+COUNTS_DECISIONS_ONLY = frozenset({"cadical153"})
+
 #: Rebuild an incremental solver after this many retired selector variables: each
 #: one lengthens every model python-sat returns, while clauses learned on many
 #: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
@@ -137,9 +148,12 @@ MAX_SELECTORS = 1000
 #: formula on a new solver (None: never). No 9x9 puzzle measured came near it.
 ESCALATE_CONFLICTS: int | None = 2000
 
-#: Options passed to ``configure()`` before the rules go in, per solver (none measured
-#: better than the defaults; kept for experiments).
-SOLVER_OPTIONS: dict[str, dict[str, int]] = {}
+#: Options passed to ``configure()`` before the rules go in, per solver, for the live
+#: incremental solver only. CaDiCaL 1.5.3 without variable elimination and without
+#: equivalent-literal substitution: with them on, an eliminated variable would get its
+#: value from the model extension rather than from a decision, so "no decisions"
+#: would no longer mean "decided by propagation" (:meth:`_Incremental.forced_by_propagation`).
+SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"elim": 0, "decompose": 0}}
 
 #: Conflicts in the first budgeted slice of a time-limited CaDiCaL call, before any
 #: conflict rate has been measured (and the least any slice gets).
@@ -508,7 +522,16 @@ class _Incremental(_Engine):
             answer: bool | None = solver.solve(assumptions=assumptions)
         else:
             answer = self.call(solver, assumptions, deadline, budget)
-        if answer and limit > 1:
+        forced = (
+            bool(answer) and limit > 1 and self.forced_by_propagation(solver, assumptions, before)
+        )
+        if forced:
+            # Unit propagation from the givens alone built the model, so every solution
+            # agrees with it: unique without a second call.
+            found.count = 1
+            found.solutions.append(self.values(solver.get_model()))
+            answer = False
+        elif answer and limit > 1:
             # A fresh selector guards every blocking clause of this puzzle.
             self.top += 1
             selector = self.top
@@ -538,10 +561,28 @@ class _Incremental(_Engine):
             return found
         found.timed_out = answer is None
         found.exhausted = answer is False
+        if forced:
+            stats["forced"] = 1
         found.stats = stats
         if found.count >= 2:
             self._first_from_scratch(found, cells, deadline)
         return found
+
+    def forced_by_propagation(
+        self, solver: Solver, assumptions: list[int], before: dict[str, int]
+    ) -> bool:
+        """True when the last satisfiable call found its model with no decision at all.
+
+        Then unit propagation derived the model from the givens and from clauses implied
+        by the rules (learned clauses are; every blocking clause sits behind a retired
+        selector), so every solution of the puzzle agrees with it: it is the only one.
+        Only for :data:`COUNTS_DECISIONS_ONLY`, and only with givens (with none, CaDiCaL
+        may find a model by its "lucky" phases without counting a decision). Tests
+        check this on multi-solution puzzles, which can never be decided this way.
+        """
+        if not assumptions or self.solver_name not in COUNTS_DECISIONS_ONLY:
+            return False
+        return bool(solver.accum_stats()["decisions"] == before["decisions"])
 
     def _first_from_scratch(
         self, found: Search, cells: tuple[int, ...], deadline: float | None
