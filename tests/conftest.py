@@ -1,4 +1,4 @@
-"""Shared fixtures: bundled data and small-grid helpers."""
+"""Shared fixtures: bundled data, small-grid helpers and a batch runner."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cpsudoku.cli import main
 from cpsudoku.grid import Geometry, Puzzle
 
 DATA = Path(__file__).parent / "data"
@@ -25,6 +26,13 @@ def read_lines(name: str, limit: int | None = None) -> list[str]:
 
 def read_csv(name: str) -> list[dict[str, str]]:
     with (DATA / name).open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def run_batch(src: Path, out: Path, *args: str) -> list[dict[str, str]]:
+    """Run ``cpsudoku batch SRC -o OUT --quiet ARGS``, check it exits 0, read OUT's rows."""
+    assert main(["batch", str(src), "-o", str(out), "--quiet", *args]) == 0
+    with out.open(newline="") as fh:
         return list(csv.DictReader(fh))
 
 

@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import read_lines
+from conftest import read_lines, run_batch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,13 +37,7 @@ def batch(tmp_path: Path, name: str, content: bytes | str, *args: str) -> list[d
     if isinstance(content, str):
         content = content.encode()
     src.write_bytes(content)
-    out = tmp_path / "out.csv"
-    code = main(
-        ["batch", str(src), "-o", str(out), "--backend", ORACLE, "--jobs", "1", "--quiet", *args]
-    )
-    assert code == 0
-    with out.open(newline="") as fh:
-        return list(csv.DictReader(fh))
+    return run_batch(src, tmp_path / "out.csv", "--backend", ORACLE, "--jobs", "1", *args)
 
 
 def test_order_and_count_kept_with_bad_records(tmp_path: Path) -> None:
@@ -94,28 +88,8 @@ def test_jobs_1_and_2_give_identical_rows(tmp_path: Path) -> None:
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"out{jobs}.csv"
-        assert (
-            main(
-                [
-                    "batch",
-                    str(src),
-                    "-o",
-                    str(out),
-                    "--backend",
-                    ORACLE,
-                    "--jobs",
-                    jobs,
-                    "--chunk-size",
-                    "7",
-                    "--quiet",
-                ]
-            )
-            == 0
-        )
-        with out.open(newline="") as fh:
-            outs.append(
-                [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(fh)]
-            )
+        rows = run_batch(src, out, "--backend", ORACLE, "--jobs", jobs, "--chunk-size", "7")
+        outs.append([{k: v for k, v in r.items() if k != "seconds"} for r in rows])
     assert outs[0] == outs[1]
     assert len(outs[0]) == len(EASY + HARD + MULTI + NONE) + 1
 
@@ -207,27 +181,8 @@ def test_missing_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_per_record_time_limit(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("\n".join([EASY[0], HARDEST[0], EASY[1]]) + "\n")
-    out = tmp_path / "out.csv"
-    assert (
-        main(
-            [
-                "batch",
-                str(src),
-                "-o",
-                str(out),
-                "--backend",
-                "backtrack:naive",
-                "--time-limit",
-                "0.05",
-                "--jobs",
-                "1",
-                "--quiet",
-            ]
-        )
-        == 0
-    )
-    with out.open(newline="") as fh:
-        statuses = [r["status"] for r in csv.DictReader(fh)]
+    args = ("--backend", "backtrack:naive", "--time-limit", "0.05", "--jobs", "1")
+    statuses = [r["status"] for r in run_batch(src, tmp_path / "out.csv", *args)]
     assert statuses == ["unique", "timeout", "unique"]
 
 

@@ -1,14 +1,12 @@
 """The whole-array logic pass inside batch and solve_many: same answers, fewer engine calls."""
 
-import csv
 from pathlib import Path
 
 import pytest
-from conftest import read_lines
+from conftest import read_lines, run_batch
 
 from cpsudoku import Status, solve_many
 from cpsudoku.batch import SolveOptions, solve_records
-from cpsudoku.cli import main
 from cpsudoku.formats import Record
 
 ENGINE = "backtrack"
@@ -119,25 +117,7 @@ def test_cli_no_presolve(tmp_path: Path) -> None:
     outs = {}
     for flag in ([], ["--no-presolve"]):
         out = tmp_path / f"out{len(flag)}.csv"
-        assert (
-            main(
-                [
-                    "batch",
-                    str(src),
-                    "-o",
-                    str(out),
-                    "--backend",
-                    ENGINE,
-                    "--jobs",
-                    "1",
-                    "--quiet",
-                    *flag,
-                ]
-            )
-            == 0
-        )
-        with out.open(newline="") as fh:
-            outs[bool(flag)] = list(csv.DictReader(fh))
+        outs[bool(flag)] = run_batch(src, out, "--backend", ENGINE, "--jobs", "1", *flag)
     assert {r["backend"] for r in outs[False]} == {"logic"}
     assert {r["backend"] for r in outs[True]} == {ENGINE}
     assert [r["solution"] for r in outs[False]] == [r["solution"] for r in outs[True]]
