@@ -323,7 +323,7 @@ def test_stats_are_per_puzzle(sat: SatBackend) -> None:
 
 
 @pytest.mark.parametrize(
-    "solver", [*sorted(sat_module.COUNTS_DECISIONS_ONLY), "cadical195", "minisat22"]
+    "solver", [*sorted(sat_module.PROPAGATION_PROOF), "cadical195", "minisat22"]
 )
 def test_propagation_alone_proves_uniqueness(solver: str) -> None:
     """A puzzle that unit propagation decides is unique without a second call; a
@@ -347,7 +347,7 @@ def test_propagation_alone_proves_uniqueness(solver: str) -> None:
             got = backend.solve(h)
             assert got.status is Status.UNIQUE
             assert "forced" not in got.stats
-    if solver in sat_module.COUNTS_DECISIONS_ONLY:
+    if solver in sat_module.PROPAGATION_PROOF:
         assert forced >= 25  # easy puzzles: singles decide nearly all of them
     else:
         assert forced == 0  # solvers whose counters cannot tell never take the shortcut

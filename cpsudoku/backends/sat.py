@@ -129,15 +129,17 @@ BUDGETED = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 #: Solvers that ignore assumptions and can be called only once per instance.
 ONE_SHOT = frozenset({"kissat404"})
 
-#: Solvers whose ``decisions`` counter says whether a satisfiable call was decided by
-#: unit propagation alone. CaDiCaL 1.5.3 counts a decision only when it picks a free
+#: Solvers whose ``decisions`` counter tells whether a satisfiable call was decided by
+#: unit propagation alone, each with the options (set on the live solver) that keep
+#: that reading true. CaDiCaL 1.5.3 counts a decision only when it picks a free
 #: variable (assumptions are pseudo-decision levels, and every call starts from level
-#: 0); its "lucky" assignments, which find models without counting decisions, run only
-#: without assumptions; and :data:`SOLVER_OPTIONS` turns off the two techniques that
-#: leave variables to the model extension. MiniSat and Glucose count a decision before
-#: they look for a free variable, so their counter cannot tell; newer CaDiCaL releases
-#: bring more techniques of that kind, so they are left out rather than guessed at.
-COUNTS_DECISIONS_ONLY = frozenset({"cadical153"})
+#: 0), and its "lucky" assignments, which find models without counting decisions, run
+#: only without assumptions. Variable elimination and equivalent-literal substitution
+#: leave variables to the model extension, which picks values without a decision, so
+#: they are off. MiniSat and Glucose count a decision before they look for a free
+#: variable, so their counter cannot tell; newer CaDiCaL releases bring more
+#: techniques of the extension kind, so they are left out rather than guessed at.
+PROPAGATION_PROOF: dict[str, dict[str, int]] = {"cadical153": {"elim": 0, "decompose": 0}}
 
 #: Rebuild an incremental solver after this many retired selector variables: each
 #: one lengthens every model python-sat returns, while clauses learned on many
@@ -147,13 +149,6 @@ MAX_SELECTORS = 1000
 #: Conflicts one incremental call may take before the puzzle escalates to its reduced
 #: formula on a new solver (None: never). No 9x9 puzzle measured came near it.
 ESCALATE_CONFLICTS: int | None = 2000
-
-#: Options passed to ``configure()`` before the rules go in, per solver, for the live
-#: incremental solver only. CaDiCaL 1.5.3 without variable elimination and without
-#: equivalent-literal substitution: with them on, an eliminated variable would get its
-#: value from the model extension rather than from a decision, so "no decisions"
-#: would no longer mean "decided by propagation" (:meth:`_Incremental.forced_by_propagation`).
-SOLVER_OPTIONS: dict[str, dict[str, int]] = {"cadical153": {"elim": 0, "decompose": 0}}
 
 #: Conflicts in the first budgeted slice of a time-limited CaDiCaL call, before any
 #: conflict rate has been measured (and the least any slice gets).
@@ -501,7 +496,7 @@ class _Incremental(_Engine):
 
     def _build(self) -> Solver:
         solver = Solver(self.solver_name)
-        options = SOLVER_OPTIONS.get(self.solver_name)
+        options = PROPAGATION_PROOF.get(self.solver_name)
         if options:
             solver.configure(options)
         solver.append_formula(self.rules.clauses)
@@ -525,13 +520,12 @@ class _Incremental(_Engine):
         forced = (
             bool(answer) and limit > 1 and self.forced_by_propagation(solver, assumptions, before)
         )
-        if forced:
-            # Unit propagation from the givens alone built the model, so every solution
-            # agrees with it: unique without a second call.
+        if answer and (limit == 1 or forced):
             found.count = 1
             found.solutions.append(self.values(solver.get_model()))
-            answer = False
-        elif answer and limit > 1:
+            if forced:  # propagation built the model: no other solution can exist
+                answer = False
+        elif answer:
             # A fresh selector guards every blocking clause of this puzzle.
             self.top += 1
             selector = self.top
@@ -549,9 +543,6 @@ class _Incremental(_Engine):
                 solver.add_clause(clause)
                 answer = self.call(solver, assumptions, deadline, budget)
             solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
-        elif answer:
-            found.count = 1
-            found.solutions.append(self.values(solver.get_model()))
         stats = _delta(solver.accum_stats(), before)
         if answer is None and self.over_budget:
             # Too hard under assumptions: start again on the puzzle's reduced formula.
@@ -576,11 +567,11 @@ class _Incremental(_Engine):
         Then unit propagation derived the model from the givens and from clauses implied
         by the rules (learned clauses are; every blocking clause sits behind a retired
         selector), so every solution of the puzzle agrees with it: it is the only one.
-        Only for :data:`COUNTS_DECISIONS_ONLY`, and only with givens (with none, CaDiCaL
+        Only for :data:`PROPAGATION_PROOF`, and only with givens (with none, CaDiCaL
         may find a model by its "lucky" phases without counting a decision). Tests
         check this on multi-solution puzzles, which can never be decided this way.
         """
-        if not assumptions or self.solver_name not in COUNTS_DECISIONS_ONLY:
+        if not assumptions or self.solver_name not in PROPAGATION_PROOF:
             return False
         return bool(solver.accum_stats()["decisions"] == before["decisions"])
 
