@@ -192,6 +192,45 @@ def test_hard_puzzles_escalate_to_the_reduced_formula(
         interleaved_checks(backend)
 
 
+@pytest.mark.parametrize("solver", ["cadical153", "minisat22"])
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_givens_behind_one_selector_give_the_same_answers(
+    solver: str, time_limit: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Puzzles past the first call's budget move their givens behind one selector:
+    unique, multiple and unsolvable puzzles alike, interleaved with easy ones, and
+    nothing of a retired selector reaches the next puzzle."""
+    monkeypatch.setattr(sat_module, "ONE_LEVEL_CONFLICTS", 1)
+    oracle = create_backend("backtrack")
+    hard = read_lines("forum_hardest_1106_60.txt", 8) + read_lines("nosolution_tdoku.txt", 4)
+    hard += read_lines("multisolution_tdoku.txt", 4) + read_lines("serg_multisolution_100.txt", 4)
+    easy = read_lines("easy_kaggle1m_200.txt", len(hard))
+    one_level = {Status.UNIQUE: 0, Status.MULTIPLE: 0, Status.UNSOLVABLE: 0}
+    with SatBackend([solver]) as backend:
+        for h, e in zip(hard, easy, strict=True):
+            for line in (h, e):
+                puzzle = parse(line)
+                got, want = backend.solve(puzzle, time_limit=time_limit), oracle.solve(puzzle)
+                assert got.status is want.status, line
+                if want.status is Status.UNIQUE:
+                    assert got.solution == want.solution
+                if "one_level" in got.stats:
+                    one_level[got.status] += 1
+        assert all(one_level.values()), one_level  # every kind took the path
+        three = next(
+            c for c in read_csv("tdoku_test_puzzles.meta.csv") if c["solution_count"] == "3"
+        )
+        assert backend.count(parse(three["puzzle"]), limit=1000).count == 3
+        interleaved_checks(backend)
+
+
+def test_the_hardest_puzzles_take_one_level_by_default(sat: SatBackend) -> None:
+    stats = [sat.solve(parse(line)).stats for line in read_lines("forum_hardest_1106_60.txt", 5)]
+    assert sum("one_level" in s for s in stats) >= 4
+    easy = sat.solve(parse(read_lines("easy_kaggle1m_200.txt", 1)[0])).stats
+    assert "one_level" not in easy
+
+
 def test_fallback_is_reported_for_solvers_that_cannot_stop() -> None:
     with SatBackend(["lingeling"]) as backend:
         assert not backend.can_stop

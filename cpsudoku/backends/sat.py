@@ -9,6 +9,15 @@ the solver is called again assuming ``s``, and afterwards the unit clause ``-s``
 retires the selector for good. The solver keeps what it learned about the rules, and
 every model is read from the cell variables only.
 
+Hard puzzles move to one level. Each assumption is a decision level of its own, and
+clauses learned under twenty-odd of them are long and slow to analyse. So the first
+call gets a small conflict budget (:data:`ONE_LEVEL_CONFLICTS`); a puzzle that needs
+more puts its givens behind the selector instead (clauses ``-s | given``), and the
+search goes on assuming ``s`` alone: the givens and all they imply then share one
+level, which conflict analysis shrinks to the single literal ``-s``. Easy puzzles
+finish within the budget and add no clauses; the stats of a moved puzzle say
+``"one_level": 1``.
+
 Hard puzzles escalate. Under assumptions the solver cannot simplify the formula by the
 givens, which costs little on 9x9 but a lot on hard 25x25 grids; so a puzzle whose
 incremental calls need more than :data:`ESCALATE_CONFLICTS` conflicts is solved again,
@@ -54,7 +63,8 @@ puzzle alone, whatever the batch order or partition.
 Stats per result: ``conflicts``, ``decisions``, ``propagations`` and ``restarts``, the
 solver's counters accumulated over the calls for that one puzzle (not reported by
 Kissat); ``forced`` when unit propagation alone decided the puzzle, which proves it
-unique without a second call (half of the 17-clue puzzles, nearly every easy one).
+unique without a second call (half of the 17-clue puzzles, nearly every easy one);
+``one_level`` when the givens moved behind one selector (nearly every hardest one).
 """
 
 from __future__ import annotations
@@ -145,6 +155,13 @@ PROPAGATION_PROOF: dict[str, dict[str, int]] = {"cadical153": {"elim": 0, "decom
 #: one lengthens every model python-sat returns, while clauses learned on many
 #: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
 MAX_SELECTORS = 1000
+
+#: Conflicts the first call of a puzzle may take with one assumption per given before
+#: the givens move behind one selector (None: never). Each assumption is a decision
+#: level of its own, and clauses learned under twenty-odd of them are long and costly
+#: to analyse; behind one selector the givens and all they imply sit on one level, as
+#: if at level 0. Easy puzzles never reach the budget, so they add no clauses.
+ONE_LEVEL_CONFLICTS: int | None = 5
 
 #: Conflicts one incremental call may take before the puzzle escalates to its reduced
 #: formula on a new solver (None: never). No 9x9 puzzle measured came near it.
@@ -513,10 +530,21 @@ class _Incremental(_Engine):
         budget = ESCALATE_CONFLICTS
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         found = Search()
-        if deadline is None and budget is None:
+        selector = 0  # this puzzle's selector, once it needs one
+        one_level = False  # True once the givens sit behind the selector
+        if deadline is None and budget is None and ONE_LEVEL_CONFLICTS is None:
             answer: bool | None = solver.solve(assumptions=assumptions)
         else:
-            answer = self.call(solver, assumptions, deadline, budget)
+            first = budget if ONE_LEVEL_CONFLICTS is None else ONE_LEVEL_CONFLICTS
+            answer = self.call(solver, assumptions, deadline, first)
+            if answer is None and self.over_budget and ONE_LEVEL_CONFLICTS is not None:
+                # A hard one: the givens go behind one selector, one decision level.
+                selector = self.new_selector()
+                for lit in assumptions:
+                    solver.add_clause([-selector, lit])
+                assumptions = [selector]
+                one_level = True
+                answer = self.call(solver, assumptions, deadline, budget)
         forced = (
             bool(answer) and limit > 1 and self.forced_by_propagation(solver, assumptions, before)
         )
@@ -526,10 +554,11 @@ class _Incremental(_Engine):
             if forced:  # propagation built the model: no other solution can exist
                 answer = False
         elif answer:
-            # A fresh selector guards every blocking clause of this puzzle.
-            self.top += 1
-            selector = self.top
-            assumptions.append(selector)
+            # The selector (a new one, unless the givens are behind one already) guards
+            # every blocking clause of this puzzle.
+            if not selector:
+                selector = self.new_selector()
+                assumptions.append(selector)
             open_cells = [not v for v in cells]
             while answer:
                 grid = self.values(solver.get_model())
@@ -542,6 +571,7 @@ class _Incremental(_Engine):
                 clause.append(-selector)
                 solver.add_clause(clause)
                 answer = self.call(solver, assumptions, deadline, budget)
+        if selector:
             solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
         stats = _delta(solver.accum_stats(), before)
         if answer is None and self.over_budget:
@@ -554,10 +584,17 @@ class _Incremental(_Engine):
         found.exhausted = answer is False
         if forced:
             stats["forced"] = 1
+        if one_level:
+            stats["one_level"] = 1
         found.stats = stats
         if found.count >= 2:
             self._first_from_scratch(found, cells, deadline)
         return found
+
+    def new_selector(self) -> int:
+        """A new variable, numbered after the rules' and every earlier selector."""
+        self.top += 1
+        return self.top
 
     def forced_by_propagation(
         self, solver: Solver, assumptions: list[int], before: dict[str, int]
