@@ -151,6 +151,15 @@ ONE_SHOT = frozenset({"kissat404"})
 #: techniques of the extension kind, so they are left out rather than guessed at.
 PROPAGATION_PROOF: dict[str, dict[str, int]] = {"cadical153": {"elim": 0, "decompose": 0}}
 
+#: Options set on a live incremental solver for speed, by measurement (docs/design.md).
+#: Shrinking a learned clause finds each level's literals on the trail; CaDiCaL does it
+#: with a radix heap by default, which costs more than sorting the few literals a
+#: Sudoku level holds.
+TUNED_OPTIONS: dict[str, dict[str, int]] = {
+    "cadical153": {"shrinkreap": 0},
+    "cadical195": {"shrinkreap": 0},
+}
+
 #: Rebuild an incremental solver after this many retired selector variables: each
 #: one lengthens every model python-sat returns, while clauses learned on many
 #: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
@@ -513,7 +522,9 @@ class _Incremental(_Engine):
 
     def _build(self) -> Solver:
         solver = Solver(self.solver_name)
-        options = PROPAGATION_PROOF.get(self.solver_name)
+        options = TUNED_OPTIONS.get(self.solver_name, {}) | PROPAGATION_PROOF.get(
+            self.solver_name, {}
+        )
         if options:
             solver.configure(options)
         solver.append_formula(self.rules.clauses)
