@@ -585,6 +585,8 @@ class _Incremental(_Engine):
         if selector:
             solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
         stats = _delta(solver.accum_stats(), before)
+        if one_level:
+            stats["one_level"] = 1
         if answer is None and self.over_budget:
             # Too hard under assumptions: start again on the puzzle's reduced formula.
             found = self.one_shot.search(cells, limit, deadline)
@@ -595,8 +597,6 @@ class _Incremental(_Engine):
         found.exhausted = answer is False
         if forced:
             stats["forced"] = 1
-        if one_level:
-            stats["one_level"] = 1
         found.stats = stats
         if found.count >= 2:
             self._first_from_scratch(found, cells, deadline)
