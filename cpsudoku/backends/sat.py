@@ -543,19 +543,16 @@ class _Incremental(_Engine):
         found = Search()
         selector = 0  # this puzzle's selector, once it needs one
         one_level = False  # True once the givens sit behind the selector
-        if deadline is None and budget is None and ONE_LEVEL_CONFLICTS is None:
-            answer: bool | None = solver.solve(assumptions=assumptions)
-        else:
-            first = budget if ONE_LEVEL_CONFLICTS is None else ONE_LEVEL_CONFLICTS
-            answer = self.call(solver, assumptions, deadline, first)
-            if answer is None and self.over_budget and ONE_LEVEL_CONFLICTS is not None:
-                # A hard one: the givens go behind one selector, one decision level.
-                selector = self.new_selector()
-                for lit in assumptions:
-                    solver.add_clause([-selector, lit])
-                assumptions = [selector]
-                one_level = True
-                answer = self.call(solver, assumptions, deadline, budget)
+        first = budget if ONE_LEVEL_CONFLICTS is None else ONE_LEVEL_CONFLICTS
+        answer = self.call(solver, assumptions, deadline, first)
+        if answer is None and self.over_budget and ONE_LEVEL_CONFLICTS is not None:
+            # A hard one: the givens go behind one selector, one decision level.
+            selector = self.new_selector()
+            for lit in assumptions:
+                solver.add_clause([-selector, lit])
+            assumptions = [selector]
+            one_level = True
+            answer = self.call(solver, assumptions, deadline, budget)
         forced = (
             bool(answer) and limit > 1 and self.forced_by_propagation(solver, assumptions, before)
         )
