@@ -25,8 +25,6 @@ from functools import cache, partial
 from itertools import islice
 from typing import IO, Any, TypeVar
 
-import numpy as np
-
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.errors import PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
@@ -185,6 +183,10 @@ def _logic_rows(
     (other text forms, bad input) are left to the per-record path, which parses them
     or says precisely what is wrong.
     """
+    # Imported here, with numpy, so that a single solve or a batch without the pass
+    # does not pay for numpy's import (a tenth of a second at every command).
+    import numpy as np
+
     from cpsudoku import presolve as logic
 
     groups: dict[Geometry, list[int]] = {}

@@ -130,3 +130,18 @@ def test_python_dash_m_entry_point() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["status"] == "unique"
+
+
+def test_a_single_solve_does_not_import_numpy() -> None:
+    # numpy serves only the whole-array logic pass of a batch; importing it costs a
+    # tenth of a second at every command, so the plain solve path must not.
+    code = (
+        "import sys; from cpsudoku.cli import main; "
+        f"code = main(['solve', {PUZZLE!r}, '--json']); "
+        "print(code, 'numpy' in sys.modules)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-2:] == ["0", "False"]
