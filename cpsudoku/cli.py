@@ -55,11 +55,15 @@ def read_puzzle_arg(arg: str) -> str:
         return sys.stdin.read()
     path = Path(arg)
     try:
-        if len(arg) < 4096 and path.is_file():
-            return path.read_text(encoding="utf-8")
+        is_file = path.is_file()
+    except OSError:  # e.g. a 16x16 puzzle line: longer than a file name may be
+        return arg
+    if not is_file:
+        return arg
+    try:
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {arg}: {exc}") from None
-    return arg
 
 
 def _add_backend(p: argparse.ArgumentParser) -> None:

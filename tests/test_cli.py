@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import read_lines
 
 from cpsudoku.cli import main
 
@@ -145,3 +146,25 @@ def test_a_single_solve_does_not_import_numpy() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[-2:] == ["0", "False"]
+
+
+@pytest.mark.parametrize("name", ["16x16_vukr_6.txt", "25x25_misc_3.txt"])
+def test_a_big_puzzle_on_the_command_line(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    # A 16x16 line has 256 characters, more than a file name may have: asking the
+    # file system whether such an argument is a file fails, and it is text.
+    puzzle = read_lines(name, 1)[0]
+    assert len(puzzle) > 255
+    for argv in (
+        ["solve", "--json"],
+        ["count", "--json"],
+        ["rate", "--json"],
+        ["export", "--to", "dimacs"],
+    ):
+        code, out, err = run(capsys, argv[0], puzzle, *argv[1:])
+        assert code == 0, err
+        if argv[0] == "export":
+            assert out.startswith("c cpsudoku:")
+        else:
+            assert json.loads(out)
+    code, out, _ = run(capsys, "solve", puzzle, "--json")
+    assert json.loads(out)["status"] == "unique"
