@@ -66,6 +66,12 @@ def read_puzzle_arg(arg: str) -> str:
         raise UsageError(f"cannot read {arg}: {exc}") from None
 
 
+def _check_time_limit(seconds: float | None) -> None:
+    """Raise UsageError unless ``--time-limit`` is absent or a positive number of seconds."""
+    if seconds is not None and not seconds > 0:  # NaN fails too
+        raise UsageError(f"--time-limit must be a positive number of seconds, got {seconds}")
+
+
 def _add_backend(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
@@ -119,6 +125,7 @@ def _configure_solve(p: argparse.ArgumentParser) -> None:
 def _run_solve(args: argparse.Namespace) -> int:
     from cpsudoku.api import solve
 
+    _check_time_limit(args.time_limit)
     result = solve(
         read_puzzle_arg(args.puzzle),
         backend=backend_spec(args),
@@ -155,6 +162,7 @@ def _run_count(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    _check_time_limit(args.time_limit)
     found = count_solutions(
         read_puzzle_arg(args.puzzle),
         args.limit,
@@ -303,6 +311,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.input}: no such file")
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    _check_time_limit(args.time_limit)
     if args.chunk_size is not None and args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be at least 1, got {args.chunk_size}")
     if args.partition_size is not None and args.partition_size < 1:
@@ -404,8 +413,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    if args.time_limit <= 0:
-        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
+    _check_time_limit(args.time_limit)
     datasets = bench.select_datasets(_names(args.datasets), manifest)
     engines = bench.expand_engines(_names(args.backends))
     run = bench.run_bench(

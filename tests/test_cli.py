@@ -168,3 +168,19 @@ def test_a_big_puzzle_on_the_command_line(capsys: pytest.CaptureFixture[str], na
             assert json.loads(out)
     code, out, _ = run(capsys, "solve", puzzle, "--json")
     assert json.loads(out)["status"] == "unique"
+
+
+@pytest.mark.parametrize("seconds", ["-1", "0", "nan"])
+@pytest.mark.parametrize("command", ["solve", "count", "batch", "bench"])
+def test_time_limit_must_be_positive(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, seconds: str
+) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text(PUZZLE + "\n")
+    target = {"solve": PUZZLE, "count": PUZZLE, "batch": str(src)}
+    argv = [command, *([target[command]] if command in target else [])]
+    out_dir = ["--out", str(tmp_path / "bench")] if command == "bench" else []
+    code, _, err = run(capsys, *argv, *out_dir, "--time-limit", seconds)
+    assert code == 2
+    assert "--time-limit must be a positive number of seconds" in err
+    assert not (tmp_path / "bench").exists()
