@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from cpsudoku import __version__
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY
-from cpsudoku.errors import CpSudokuError, PuzzleError
+from cpsudoku.errors import CpSudokuError, PuzzleError, WrongLengthError
 from cpsudoku.result import Status
 
 if TYPE_CHECKING:
@@ -49,21 +49,49 @@ class UsageError(CpSudokuError):
     """A command-line mistake reported with exit code 2."""
 
 
-def read_puzzle_arg(arg: str) -> str:
-    """PUZZLE as given: ``-`` reads standard input, an existing file is read, else text."""
+def read_puzzle_arg(arg: str, box: str | None = None) -> str:
+    """PUZZLE as given: ``-`` reads standard input, an existing file is read, else text.
+
+    Raises WrongLengthError with a pointer to ``batch`` when the text is several
+    whole puzzles, one per line (a dataset given to a one-puzzle command).
+    """
     if arg == "-":
-        return sys.stdin.read()
+        return _one_puzzle(sys.stdin.read(), box)
     path = Path(arg)
     try:
         is_file = path.is_file()
     except OSError:  # e.g. a 16x16 puzzle line: longer than a file name may be
-        return arg
+        is_file = False
     if not is_file:
-        return arg
+        return _one_puzzle(arg, box)
     try:
-        return path.read_text(encoding="utf-8")
+        return _one_puzzle(path.read_text(encoding="utf-8"), box)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {arg}: {exc}") from None
+
+
+def _one_puzzle(text: str, box: str | None) -> str:
+    """``text``, unless it fails to parse as one grid but each of its lines is a puzzle."""
+    from cpsudoku.formats import parse
+
+    lines = [s for s in text.splitlines() if s.strip() and not s.lstrip().startswith("#")]
+    if len(lines) < 2:
+        return text
+    try:
+        parse(text, box, check=False)
+    except WrongLengthError as exc:
+        try:
+            for line in lines:
+                parse(line, box, check=False)
+        except PuzzleError:
+            raise exc from None
+        raise WrongLengthError(
+            f"the input holds {len(lines)} puzzles, one per line; this command takes one "
+            f"puzzle, and 'cpsudoku batch' takes a file of many"
+        ) from None
+    except PuzzleError:
+        pass  # the command reports it, as for any other input
+    return text
 
 
 def _check_time_limit(seconds: float | None) -> None:
@@ -127,7 +155,7 @@ def _run_solve(args: argparse.Namespace) -> int:
 
     _check_time_limit(args.time_limit)
     result = solve(
-        read_puzzle_arg(args.puzzle),
+        read_puzzle_arg(args.puzzle, args.box),
         backend=backend_spec(args),
         unique=not args.no_unique,
         time_limit=args.time_limit,
@@ -164,7 +192,7 @@ def _run_count(args: argparse.Namespace) -> int:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     _check_time_limit(args.time_limit)
     found = count_solutions(
-        read_puzzle_arg(args.puzzle),
+        read_puzzle_arg(args.puzzle, args.box),
         args.limit,
         backend_spec(args),
         time_limit=args.time_limit,
@@ -198,7 +226,7 @@ def _configure_export(p: argparse.ArgumentParser) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     from cpsudoku.export import export
 
-    text = export(read_puzzle_arg(args.puzzle), args.to, box=args.box)
+    text = export(read_puzzle_arg(args.puzzle, args.box), args.to, box=args.box)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -526,7 +554,7 @@ def _configure_rate(p: argparse.ArgumentParser) -> None:
 def _run_rate(args: argparse.Namespace) -> int:
     from cpsudoku.logic import rate
 
-    rating = rate(read_puzzle_arg(args.puzzle), box=args.box, backend=args.backend)
+    rating = rate(read_puzzle_arg(args.puzzle, args.box), box=args.box, backend=args.backend)
     problem = {
         Status.UNSOLVABLE: ("it has no solution", EXIT_UNSOLVABLE),
         Status.MULTIPLE: ("it has several solutions; only a proper puzzle rates", EXIT_INVALID),

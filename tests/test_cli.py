@@ -184,3 +184,31 @@ def test_time_limit_must_be_positive(
     assert code == 2
     assert "--time-limit must be a positive number of seconds" in err
     assert not (tmp_path / "bench").exists()
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "export"])
+def test_a_file_of_puzzles_points_to_batch(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    src = tmp_path / "two.txt"
+    src.write_text(f"# two puzzles\n{PUZZLE}\n{PUZZLE}\n")
+    extra = ["--to", "dimacs"] if command == "export" else []
+    code, _, err = run(capsys, command, str(src), *extra)
+    assert code == 2
+    assert "the input holds 2 puzzles, one per line" in err
+    assert "cpsudoku batch" in err
+
+
+def test_a_grid_over_several_lines_is_still_one_puzzle(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    src = tmp_path / "grid.txt"
+    src.write_text("\n".join(PUZZLE[r * 9 : r * 9 + 9] for r in range(9)) + "\n")
+    code, out, _ = run(capsys, "solve", str(src), "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"
+    src.write_text(f"{PUZZLE}\n{PUZZLE}1\n")  # not all whole puzzles: the plain message
+    code, _, err = run(capsys, "solve", str(src))
+    assert code == 2
+    assert "163 cells" in err
+    assert "batch" not in err
