@@ -272,6 +272,28 @@ def test_each_encoding_on_small_grids(encoding: str) -> None:
             assert is_solution(puzzle, r.solution)
 
 
+def test_the_default_at_most_one_depends_on_the_grid_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pairwise up to PAIRWISE_UP_TO, the sequential counter above it; a named one wins.
+    # Lowered here so that a 6x6 grid stands for the big ones.
+    monkeypatch.setattr(sat_module, "PAIRWISE_UP_TO", 4)
+    rng = random.Random(6)
+    oracle = create_backend("backtrack")
+    for words, amo4, amo6 in [
+        ([], "pairwise", "seqcounter"),
+        (["pairwise"], "pairwise", "pairwise"),
+        (["ladder"], "ladder", "ladder"),
+    ]:
+        with SatBackend(words) as backend:
+            for g, amo in [(geometry(2, 2), amo4), (geometry(2, 3), amo6)]:
+                grid = random_grid(g, rng)
+                puzzle = Puzzle(g, tuple(0 if rng.random() < 0.5 else v for v in grid.cells))
+                r = backend.solve(puzzle)
+                assert r.status is oracle.solve(puzzle).status
+                assert r.solution is not None
+                assert is_solution(puzzle, r.solution)
+                assert backend._engines[g].rules.at_most_one == amo
+
+
 @pytest.mark.parametrize(
     "spec",
     [

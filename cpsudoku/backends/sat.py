@@ -28,8 +28,9 @@ from the start, on a new solver holding only that puzzle's reduced formula
 Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
 
 - an encoding: ``minimal``, ``efficient``, ``extended`` (default);
-- an at-most-one encoding: ``pairwise`` (default), ``seqcounter``, ``ladder``,
-  ``bitwise``, ``totalizer``;
+- an at-most-one encoding: ``pairwise``, ``seqcounter``, ``ladder``, ``bitwise``,
+  ``totalizer``; when none is named, pairwise up to 36x36 and the sequential counter
+  on bigger grids (:func:`default_at_most_one`);
 - a python-sat solver name or alias: ``cadical153`` (default), ``cadical195``,
   ``glucose4``, ``minisat22``, ``lingeling``, ``kissat404``, ... (``cd15``, ``g4``
   and the other aliases of :class:`pysat.solvers.SolverNames` work too);
@@ -82,7 +83,6 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from cpsudoku.backends.base import Backend, Search
 from cpsudoku.encode.cnf import (
     AT_MOST_ONE,
-    DEFAULT_AT_MOST_ONE,
     DEFAULT_ENCODING,
     ENCODINGS,
     Rules,
@@ -96,6 +96,11 @@ from cpsudoku.grid import Geometry, Puzzle
 
 #: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
 DEFAULT_SOLVER = "cadical153"
+
+#: Largest grid side on which pairwise at-most-one is the default. Pairwise writes about
+#: 2n^4 clauses: it is the fastest on 16x16 and 25x25 puzzles, but an empty 49x49 grid
+#: took 46 s and 5.5 GB with it, against 24 s and 1.0 GB with the sequential counter.
+PAIRWISE_UP_TO = 36
 
 #: The modes that build a new solver for every puzzle.
 MODES: tuple[str, ...] = ("fresh", "reduced")
@@ -188,6 +193,15 @@ SLICE_SECONDS = 0.02
 _STAT_KEYS = ("conflicts", "decisions", "propagations", "restarts")
 
 
+def default_at_most_one(n: int) -> str:
+    """The at-most-one encoding used on an n x n grid when the spec names none.
+
+    >>> default_at_most_one(25), default_at_most_one(49)
+    ('pairwise', 'seqcounter')
+    """
+    return "pairwise" if n <= PAIRWISE_UP_TO else "seqcounter"
+
+
 def canonical_solver(word: str) -> str | None:
     """The canonical python-sat name for ``word`` (any alias, any case), or None."""
     return SOLVER_ALIASES.get(word.lower())
@@ -209,7 +223,8 @@ class SatBackend(Backend):
         words = [canonical_solver(w) or w for w in variant]
         super().__init__(words)
         self.encoding = _pick(words, ENCODINGS, "encoding", DEFAULT_ENCODING)
-        self.at_most_one = _pick(words, AT_MOST_ONE, "at-most-one encoding", DEFAULT_AT_MOST_ONE)
+        #: The at-most-one encoding named in the spec; None: by grid size.
+        self.at_most_one = _pick(words, AT_MOST_ONE, "at-most-one encoding", "") or None
         self.solver = _pick(words, SOLVERS, "solver", DEFAULT_SOLVER)
         self.mode = _pick(words, MODES, "mode", "incremental")
         _check_available(self.solver)
@@ -255,7 +270,8 @@ class SatBackend(Backend):
         return engine.search(puzzle.cells, limit, deadline)
 
     def _new_engine(self, geometry: Geometry) -> _Engine:
-        r = rules(geometry, self.encoding, self.at_most_one)
+        amo = self.at_most_one or default_at_most_one(geometry.n)
+        r = rules(geometry, self.encoding, amo)
         if self.mode == "incremental":
             return _Incremental(r, self.solver)
         return _OneShot(r, self.solver, reduce=self.mode == "reduced")
@@ -263,7 +279,9 @@ class SatBackend(Backend):
     def _fallback_search(self, puzzle: Puzzle, limit: int, deadline: float) -> Search:
         """Search on :data:`DEFAULT_SOLVER`, for solvers that cannot be stopped."""
         if self._fallback is None:
-            words = [self.encoding, self.at_most_one, DEFAULT_SOLVER]
+            words = [self.encoding, DEFAULT_SOLVER]
+            if self.at_most_one:
+                words.append(self.at_most_one)
             if self.mode != "incremental":
                 words.append(self.mode)
             self._fallback = SatBackend(words)
