@@ -21,8 +21,8 @@ def solve(
 
     Bad input never raises: a malformed puzzle or clashing givens give a Result with
     status ``invalid`` and ``error`` saying what and where. An unknown backend name
-    does raise (:class:`~cpsudoku.errors.UnknownBackendError`): that is a usage error,
-    not a property of the puzzle.
+    does raise (:class:`~cpsudoku.errors.UnknownBackendError`), and so does a NaN time
+    limit (ValueError): those are usage errors, not properties of the puzzle.
 
     Args:
         puzzle: any form :func:`cpsudoku.parse` accepts, or a Puzzle.

@@ -26,6 +26,7 @@ from itertools import islice
 from typing import IO, Any, TypeVar
 
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
+from cpsudoku.backends.base import check_time_limit
 from cpsudoku.errors import PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
@@ -402,7 +403,7 @@ def solve_many(
         backend: backend spec.
         jobs: worker processes (1 = in this process; 0 or None = all cores).
         unique: prove uniqueness (False: stop at the first solution, status ``solved``).
-        time_limit: seconds per puzzle.
+        time_limit: seconds per puzzle (ValueError when NaN, before any work).
         box: box shape for all puzzles, when it cannot be inferred.
         presolve: run the whole-array logic pass on each chunk first; puzzles it
             decides get backend ``logic``. Statuses and solutions are the same either way.
@@ -413,6 +414,8 @@ def solve_many(
     box_text = box.box_shape if isinstance(box, Geometry) else box
     options = SolveOptions(backend, unique, time_limit, box_text, None, presolve)
     get_backend(backend)  # an unknown backend fails here, not in a worker
+    if time_limit is not None:
+        check_time_limit(time_limit)  # and so does a NaN time limit
     for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
         yield from results
 

@@ -5,7 +5,7 @@ import random
 import pytest
 from conftest import random_grid, read_csv, read_lines
 
-from cpsudoku import Status, count, parse, solve
+from cpsudoku import Status, count, parse, solve, solve_many
 from cpsudoku.backends import create_backend
 from cpsudoku.grid import Puzzle, geometry
 from cpsudoku.verify import is_solution
@@ -123,3 +123,18 @@ def test_stats_reported() -> None:
     assert r.stats["guesses"] >= 1
     easy = solve(read_lines("easy_kaggle1m_200.txt")[0], backend=ORACLE)
     assert easy.stats["guesses"] == 0
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "backtrack"])
+def test_a_nan_time_limit_is_refused_by_every_entry(backend: str) -> None:
+    # A NaN deadline compares false with everything: one engine would stop at once,
+    # another never. Refused up front, the same way everywhere.
+    puzzle = "1.343..2.3..2..3"
+    with pytest.raises(ValueError, match="NaN"):
+        solve(puzzle, backend, time_limit=float("nan"))
+    with pytest.raises(ValueError, match="NaN"):
+        count(puzzle, 2, backend, time_limit=float("nan"))
+    with pytest.raises(ValueError, match="NaN"):
+        next(solve_many([puzzle], backend, time_limit=float("nan")))
+    assert solve(puzzle, backend, time_limit=float("inf")).status is Status.UNIQUE
+    assert solve(puzzle, backend, time_limit=0.0).status is Status.TIMEOUT  # a spent limit

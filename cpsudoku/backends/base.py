@@ -8,6 +8,7 @@ and pass every solution through the independent verifier before it is reported.
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -118,6 +119,8 @@ class Backend(ABC):
         ``unsolvable``, never into a wrong solution: the verifier still checks each one.
         """
         start = time.perf_counter()
+        if time_limit is not None:
+            check_time_limit(time_limit)
         late = not checked and self.clash_safe
         if not checked and not late and (clash := self._clash(puzzle, start)):
             return clash
@@ -160,6 +163,8 @@ class Backend(ABC):
         """
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
+        if time_limit is not None:
+            check_time_limit(time_limit)
         start = time.perf_counter()
         puzzle.check()
         found = self.search(puzzle, limit, time_limit)
@@ -211,3 +216,12 @@ class Backend(ABC):
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def check_time_limit(seconds: float) -> None:
+    """Raise ValueError for a time limit that is not a number (NaN).
+
+    Zero or less is a limit already spent (status ``timeout``); infinity is no limit.
+    """
+    if math.isnan(seconds):
+        raise ValueError("time_limit is NaN; give seconds, or None for no limit")
