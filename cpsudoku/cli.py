@@ -328,7 +328,9 @@ def _run_on_cluster(
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    import lzma
     import os
+    import zipfile
 
     from cpsudoku.backends import get_backend
     from cpsudoku.batch import SolveOptions, count_records_fast, run_batch
@@ -382,7 +384,11 @@ def _run_batch(args: argparse.Namespace) -> int:
                 chunk_size=args.partition_size or args.chunk_size,
             )
     except OSError as exc:
+        if exc.filename is not None and os.fspath(exc.filename) != args.input:
+            raise  # the output, or another file: main() names it
         raise UsageError(f"cannot read {args.input}: {exc.strerror or exc}") from None
+    except (EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:  # truncated or corrupt
+        raise UsageError(f"cannot read {args.input}: {exc}") from None
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
     return EXIT_OK
@@ -680,6 +686,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
         return run(args)
     except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
         return _error(args, str(exc))
+    except OSError as exc:  # a file that cannot be written or read: name it, no traceback
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return _error(args, f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
         print("cpsudoku: interrupted", file=sys.stderr)
         return 130

@@ -212,3 +212,38 @@ def test_a_grid_over_several_lines_is_still_one_puzzle(
     assert code == 2
     assert "163 cells" in err
     assert "batch" not in err
+
+
+@pytest.mark.parametrize("command", ["export", "generate", "batch"])
+def test_an_output_that_cannot_be_written_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    src = tmp_path / "p.txt"
+    src.write_text(PUZZLE + "\n")
+    target = tmp_path / "no such folder" / "out.csv"
+    argv = {
+        "export": ["export", PUZZLE, "--to", "dimacs"],
+        "generate": ["generate", "--count", "1", "--seed", "1"],
+        "batch": ["batch", str(src), "--quiet"],
+    }[command]
+    code, _, err = run(capsys, *argv, "-o", str(target))
+    assert code == 2
+    assert err.startswith(f"cpsudoku: error: {target}: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_truncated_compressed_input_is_a_clean_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+) -> None:
+    import bz2
+    import gzip
+    import lzma
+
+    compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix]
+    data = compress(("\n".join([PUZZLE] * 300) + "\n").encode())
+    src = tmp_path / f"p.txt{suffix}"
+    src.write_bytes(data[: len(data) // 2])
+    code, _, err = run(capsys, "batch", str(src), "-o", str(tmp_path / "o.csv"), "--quiet")
+    assert code == 2
+    assert err.startswith(f"cpsudoku: error: cannot read {src}: ")
