@@ -450,6 +450,8 @@ def _run_bench(args: argparse.Namespace) -> int:
     _check_time_limit(args.time_limit)
     datasets = bench.select_datasets(_names(args.datasets), manifest)
     engines = bench.expand_engines(_names(args.backends))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)  # a report folder that cannot be made fails now
     run = bench.run_bench(
         datasets,
         engines,
@@ -458,7 +460,6 @@ def _run_bench(args: argparse.Namespace) -> int:
         give_up=args.give_up,
         log=bench.log_to_stderr,
     )
-    out = Path(args.out)
     bench.write_reports(run, out, args.argv)
     print(
         f"cpsudoku bench: {run.seconds:.1f} s; reports in {out}/ (summary.md, results.csv, "

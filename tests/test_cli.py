@@ -247,3 +247,16 @@ def test_a_truncated_compressed_input_is_a_clean_error(
     code, _, err = run(capsys, "batch", str(src), "-o", str(tmp_path / "o.csv"), "--quiet")
     assert code == 2
     assert err.startswith(f"cpsudoku: error: cannot read {src}: ")
+
+
+def test_bench_checks_its_report_folder_before_it_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    out = blocker / "reports"
+    argv = ["bench", "--datasets", "top95", "--backends", "backtrack", "--limit", "1"]
+    code, _, err = run(capsys, *argv, "--out", str(out))
+    assert code == 2
+    assert err.startswith(f"cpsudoku: error: {out}: ")
+    assert "top95" not in err  # nothing was run
