@@ -582,7 +582,8 @@ def _run_rate(args: argparse.Namespace) -> int:
         print()
     print(f"grade: {rating.grade} (score {rating.score})")
     print(f"hardest technique: {rating.hardest or 'none (already solved)'}")
-    print("techniques: " + ", ".join(f"{t} x{k}" for t, k in rating.counts.items()))
+    used = ", ".join(f"{t} x{k}" for t, k in rating.counts.items())
+    print(f"techniques: {used or 'none'}")
     if rating.trials:
         print(
             f"trial placements: {rating.trials} (nested {rating.depth} deep, "

@@ -359,6 +359,8 @@ def test_cli_rate(capsys: pytest.CaptureFixture[str]) -> None:
     assert "1. r1c2 = 2: naked single" in out
     assert "grade: easy (score 1.0)" in out
     assert "hardest technique: naked single" in out
+    assert main(["rate", "1234341243212143"]) == 0  # a full grid needs no technique
+    assert "techniques: none" in capsys.readouterr().out
 
 
 def test_cli_rate_json(capsys: pytest.CaptureFixture[str]) -> None:
