@@ -82,7 +82,8 @@ def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = 
     elif isinstance(data, Sequence):
         puzzle = _parse_sequence(data, geom)
     else:
-        raise PuzzleError(f"cannot read a puzzle from a {type(data).__name__}")
+        hint = " (pass its .tolist())" if hasattr(data, "tolist") else ""  # numpy, pandas
+        raise PuzzleError(f"cannot read a puzzle from a {type(data).__name__}{hint}")
     return puzzle.check() if check else puzzle
 
 

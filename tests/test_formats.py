@@ -147,3 +147,14 @@ def test_huge_input_is_refused_quickly() -> None:
 def test_conflicts_can_be_parsed_unchecked() -> None:
     p = parse("5" + LINE[1:], check=False)
     assert p.conflicts()
+
+
+def test_an_array_is_refused_with_a_pointer_to_tolist() -> None:
+    import numpy as np
+
+    grid = np.array(parse(LINE).rows())
+    with pytest.raises(PuzzleError, match=r"ndarray \(pass its \.tolist\(\)\)"):
+        parse(grid)  # type: ignore[arg-type]
+    assert str(parse(grid.tolist())) == LINE
+    with pytest.raises(PuzzleError, match=r"from a generator$"):
+        parse(v for v in grid.ravel().tolist())  # type: ignore[arg-type]
