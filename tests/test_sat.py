@@ -136,8 +136,9 @@ def interleaved_checks(backend: SatBackend) -> None:
     assert backend.solve(unsolvable).status is Status.UNSOLVABLE
     check_unique(unique[1])
     # A count of the empty grid cannot finish: it is stopped by the time limit with
-    # blocking clauses and a selector live in the solver (1 s: on a loaded machine the
-    # one-solver-per-puzzle modes need a few tenths to load the formula at all) ...
+    # blocking clauses and a selector live in the solver (1 s: the one-solver-per-puzzle
+    # modes load the whole formula before the first model, and a stall of a few tenths
+    # in a full-suite run must still leave time to find one) ...
     stopped = backend.count(parse("." * 81), limit=10**9, time_limit=1.0)
     assert stopped.timed_out
     assert not stopped.complete
