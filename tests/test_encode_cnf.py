@@ -14,6 +14,7 @@ from cpsudoku.encode.cnf import (
     ENCODINGS,
     decode,
     decode_reduced,
+    encode_rules,
     given_literals,
     reduced,
     rules,
@@ -147,6 +148,27 @@ def test_to_cnf_adds_givens_as_unit_clauses() -> None:
             [4, 3, 2, 1],
             [2, 1, 4, 3],
         ]
+
+
+def test_a_cnf_owns_its_clauses() -> None:
+    """Changing a returned CNF leaves the cached rules, and so the next CNF, alone."""
+    puzzle = parse("1.343..2.3..2..3")
+    first = to_cnf(puzzle)
+    first.clauses[0].append(99)
+    first.clauses[-1][0] = -first.clauses[-1][0]
+    second = to_cnf(puzzle)
+    assert 99 not in second.clauses[0]
+    assert second.clauses[0] == list(rules(puzzle.geometry).clauses[0])
+    assert second.clauses[-1] == [given_literals(puzzle)[-1]]
+
+
+@pytest.mark.parametrize("at_most_one", ["pairwise", "seqcounter"])
+def test_encoding_anew_gives_the_cached_rules(at_most_one: str) -> None:
+    g = geometry(2, 3)
+    anew = encode_rules(g, "extended", at_most_one)
+    assert anew == rules(g, "extended", at_most_one)
+    assert anew is not rules(g, "extended", at_most_one)
+    assert rules(g, "extended", at_most_one) is rules(g, "extended", at_most_one)
 
 
 @pytest.mark.parametrize("at_most_one", ["pairwise", "seqcounter"])

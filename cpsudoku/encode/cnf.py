@@ -105,7 +105,23 @@ def rules(
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
 ) -> Rules:
-    """The rule clauses of ``geometry`` under ``encoding`` (cached per argument triple).
+    """:func:`encode_rules`, cached per argument triple: the rules are encoded once.
+
+    Raises:
+        ValueError: an unknown encoding or at-most-one name.
+    """
+    return encode_rules(geometry, encoding, at_most_one)
+
+
+def encode_rules(
+    geometry: Geometry,
+    encoding: str = DEFAULT_ENCODING,
+    at_most_one: str = DEFAULT_AT_MOST_ONE,
+) -> Rules:
+    """The rule clauses of ``geometry`` under ``encoding``, encoded anew at every call.
+
+    Use :func:`rules`, its cached form, everywhere but where the point is to encode
+    for every puzzle: the textbook ``fresh`` baseline of the SAT backend.
 
     Clause counts with pairwise at-most-one, for n x n grids with U units of n cells
     (U = 3n for rows, columns and boxes), C(n, 2) = n(n-1)/2:
@@ -118,7 +134,7 @@ def rules(
         ValueError: an unknown encoding or at-most-one name.
 
     >>> from cpsudoku.grid import geometry
-    >>> len(rules(geometry(3, 3), "minimal").clauses)
+    >>> len(encode_rules(geometry(3, 3), "minimal").clauses)
     8829
     """
     check_encoding(encoding, at_most_one)
@@ -306,7 +322,9 @@ def to_cnf(
     from pysat.formula import CNF
 
     r = rules(puzzle.geometry, encoding, at_most_one)
-    cnf = CNF(from_clauses=[list(c) for c in r.clauses])
+    # The clauses are new lists already, so pysat's default deep copy of them (five
+    # times the cost of all the rest on 9x9) would copy nothing that needs it.
+    cnf = CNF(from_clauses=[list(c) for c in r.clauses], by_ref=True)
     cnf.extend([[lit] for lit in given_literals(puzzle)])
     cnf.nv = max(cnf.nv, r.top)
     return cnf
