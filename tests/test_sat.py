@@ -376,6 +376,26 @@ def test_kissat_runs_fresh_and_falls_back_for_time_limits() -> None:
         assert r.stats["fallback"] == 1
 
 
+def test_the_fresh_baseline_encodes_every_puzzle_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sat:fresh`` is the issue's textbook baseline: a new CNF and a new solver each time."""
+    encoded: list[int] = []
+    real = sat_module.encode_rules
+
+    def spy(*args: object) -> object:
+        encoded.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sat_module, "encode_rules", spy)
+    oracle = create_backend("backtrack")
+    puzzles = [parse(line) for line in read_lines("top95.txt", 3)]
+    with SatBackend(["fresh"]) as backend:
+        for puzzle in puzzles:
+            got = backend.solve(puzzle)
+            assert got.status is Status.UNIQUE
+            assert got.solution == oracle.solve(puzzle).solution
+    assert len(encoded) == len(puzzles)
+
+
 def test_stats_are_per_puzzle(sat: SatBackend) -> None:
     hard = parse(read_lines("forum_hardest_1106_60.txt", 1)[0])
     first = sat.solve(hard).stats
