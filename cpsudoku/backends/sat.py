@@ -36,8 +36,9 @@ Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
   and the other aliases of :class:`pysat.solvers.SolverNames` work too);
 - a mode: ``fresh``, the textbook baseline: for every puzzle, the whole CNF is encoded
   anew, with the givens as unit clauses, and goes into a new solver (kept so
-  benchmarks can show what encoding once and incremental solving buy); or ``reduced``: a new solver per puzzle on the reduced
-  formula only (what escalation uses).
+  benchmarks can show what encoding once and incremental solving buy); or
+  ``reduced``: a new solver per puzzle on the reduced formula only (what escalation
+  uses).
 
 Time limits. What python-sat can stop depends on the solver (read from its source):
 
