@@ -22,6 +22,7 @@ import math
 import re
 import sys
 import zipfile
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -53,6 +54,8 @@ _VALUE.update({s.lower(): v for v, s in enumerate(SYMBOLS, 1) if s.isalpha()})
 _LAYOUT_LINE = re.compile(r"^[\s|+=-]*$")
 _LAYOUT_CHARS = re.compile(r"[\s|+]")
 _INT_TOKEN = re.compile(r"^\d+$")
+_NAME = re.compile(r"^[^\W\d][\w ]*$")
+_BOM = b"\xef\xbb\xbf"
 _SPLIT = re.compile(r"[\s,;]+")
 
 
@@ -253,6 +256,9 @@ def to_grid(puzzle: Puzzle) -> str:
 #: ``invalid`` rows and are skipped without being held in memory.
 MAX_RECORD = MAX_TEXT
 
+#: Lines one quoted CSV field may span (a 49x49 grid drawn with box lines fits).
+MAX_CSV_LINES = 100
+
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
 
@@ -323,7 +329,11 @@ def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
                     f"{path}: a zip must hold exactly one data file, found {len(members)}"
                     + (f" ({', '.join(members[:5])})" if members else "")
                 )
-            with archive.open(members[0]) as inner:
+            try:
+                inner = archive.open(members[0])
+            except (RuntimeError, NotImplementedError) as exc:  # encrypted, unknown method
+                raise ValueError(f"{path}: cannot read {members[0]} ({exc})") from None
+            with inner:
                 yield inner, dataset_kind(members[0])  # type: ignore[misc]
         return
     for suffix, module in _COMPRESSED.items():
@@ -390,7 +400,12 @@ def _texts(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
     An over-long line comes as ``(None, reason)``: it is never decoded or kept. A line
     with bytes that are not UTF-8 comes decoded with U+FFFD, and its reason.
     """
+    first = True
     for raw, length in _lines(stream):
+        if first:  # a UTF-8 byte-order mark (spreadsheet exports write one) is no text
+            first = False
+            if raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
         if not raw and length:
             yield None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
             continue
@@ -409,15 +424,58 @@ def _txt_records(stream: BinaryIO) -> Iterator[Record]:
         index += 1
 
 
-def _looks_like_puzzle(field: str) -> bool:
-    return len(field) >= 16 and all(ch in _VALUE for ch in field)
+def _is_header(fields: Sequence[str]) -> bool:
+    """Whether a CSV's first row names its columns rather than holding a record.
+
+    It does when it names a known column, or when every field is a name (a letter or
+    ``_`` first, then letters, digits, ``_`` and spaces) and none could be a puzzle.
+    Anything else, a malformed or short puzzle among it, is data: taking a record for
+    a header would drop it and shift every index after it.
+    """
+    names = [f.strip().lower() for f in fields]
+    if any(name in _PUZZLE_COLUMNS or name in _SOLUTION_COLUMNS for name in names):
+        return True
+    return all(not name or _NAME.match(name) for name in names) and not any(
+        len(name) >= 16 and all(ch in _VALUE for ch in name) for name in names
+    )
+
+
+def _csv_lines(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
+    """The lines of :func:`_texts`, with the line breaks of a quoted CSV field joined.
+
+    A line with an odd number of quotes opens a field that goes on in the lines after
+    it, up to :data:`MAX_CSV_LINES` of them. A quote that does not close within them
+    was a stray one: the lines it took are read again, each a record of its own.
+    """
+    source = _texts(stream)
+    ahead: deque[tuple[str | None, str | None]] = deque()
+    while item := ahead.popleft() if ahead else next(source, None):
+        text, error = item
+        if text is None or text.count('"') % 2 == 0:
+            yield item
+            continue
+        taken = [(text, error)]
+        quotes = text.count('"')
+        stop = None
+        while quotes % 2 and len(taken) <= MAX_CSV_LINES:
+            more = ahead.popleft() if ahead else next(source, None)
+            if more is None or more[0] is None:
+                stop = more
+                break
+            taken.append((more[0], more[1]))
+            quotes += more[0].count('"')
+        if quotes % 2 == 0:
+            yield "\n".join(t for t, _ in taken), next((e for _, e in taken if e), None)
+            continue
+        yield item
+        ahead.extendleft(reversed([*taken[1:], *([stop] if stop else [])]))
 
 
 def _csv_records(stream: BinaryIO) -> Iterator[Record]:
     index = 0
     puzzle_col, solution_col = 0, None
     first = True
-    for text, error in _texts(stream):
+    for text, error in _csv_lines(stream):
         if text is None:
             yield Record(index, "", None, error)
             index += 1
@@ -425,7 +483,7 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
         fields = next(csv.reader([text])) if '"' in text else text.split(",")
         if first:
             first = False
-            if not any(_looks_like_puzzle(f.strip()) for f in fields):
+            if _is_header(fields):
                 names = [f.strip().lower() for f in fields]
                 puzzle_col = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), 0)
                 solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
