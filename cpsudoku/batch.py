@@ -20,6 +20,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
 from itertools import islice
@@ -27,7 +28,7 @@ from typing import IO, Any, TypeVar
 
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.backends.base import check_time_limit
-from cpsudoku.errors import PuzzleError
+from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
@@ -330,6 +331,15 @@ def _default_jobs() -> int:
     )
 
 
+def max_jobs() -> int:
+    """The most worker processes a run may ask for: four per core available.
+
+    Solving is CPU-bound, so more buys nothing, and the pool starts every worker at
+    once: a mistyped count would fork the machine to a halt.
+    """
+    return 4 * _default_jobs()
+
+
 def run_chunks(
     items: Iterable[T],
     fn: Callable[[Sequence[T], SolveOptions], R],
@@ -343,6 +353,8 @@ def run_chunks(
     (no pickling, no start-up cost). At most ``3 * jobs`` chunks are in flight.
     """
     jobs = jobs or _default_jobs()
+    if jobs > max_jobs():
+        raise ValueError(f"jobs must be at most {max_jobs()} (4 per core here), got {jobs}")
     chunker = _Chunker(chunk_size)
     if jobs == 1:
         for chunk in chunker.chunks(items):
@@ -428,16 +440,27 @@ def resume_point(path: str, kind: str) -> int:
 
     Rows are checked one by one (whole line, right field count, consecutive index);
     the file is truncated after the last good row, so a line cut by a crash is gone.
+
+    Raises:
+        CpSudokuError: the file does not start as a batch output does (the header for
+            CSV, row 0 for JSONL, or the start of either cut short): it is some other
+            file, and truncating it would destroy it.
     """
     kept = 0
     good_end = 0
     header = ",".join(COLUMNS) + "\n"
     with open(path, "r+b") as fh:
         for raw in fh:
+            text = raw.decode("utf-8", "replace")
+            if good_end == 0 and not _starts_output(text, kind, header):
+                raise CpSudokuError(
+                    f"cannot resume into {path}: it does not start as a batch output of "
+                    f"{kind.upper()} rows does, so it is left untouched; name a new output "
+                    "or drop --resume"
+                )
             if not raw.endswith(b"\n"):
                 break
-            text = raw.decode("utf-8", "replace")
-            if kind == "csv" and good_end == 0 and kept == 0 and text == header:
+            if kind == "csv" and good_end == 0 and text == header:
                 good_end += len(raw)
                 continue
             if not _row_ok(text, kind, kept):
@@ -446,6 +469,23 @@ def resume_point(path: str, kind: str) -> int:
             good_end += len(raw)
         fh.truncate(good_end)
     return kept
+
+
+def _starts_output(first: str, kind: str, header: str) -> bool:
+    """Whether ``first``, the first line of a file, is how a batch output starts."""
+    if kind == "csv":
+        return header.startswith(first) or first == header
+    return _row_ok(first, kind, 0) or (not first.endswith("\n") and first.startswith('{"index": 0'))
+
+
+def kept_puzzles(path: str, kind: str, kept: int) -> Iterator[str]:
+    """The puzzle column of the first ``kept`` rows of a CSV or JSONL output."""
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+        rows = csv.reader(fh) if kind == "csv" else (json.loads(line) for line in fh)
+        if kind == "csv":
+            next(rows, None)  # the header
+        for row in islice(rows, kept):
+            yield row[1] if kind == "csv" else row["puzzle"]  # type: ignore[index]
 
 
 def _row_ok(text: str, kind: str, index: int) -> bool:
@@ -460,10 +500,15 @@ def _row_ok(text: str, kind: str, index: int) -> bool:
 
 
 class _RowWriter:
-    """Writes rows to CSV/JSONL as whole lines, flushed after every chunk."""
+    """Writes rows to CSV/JSONL as whole lines, flushed after every chunk.
+
+    A failed write (a full disk, a closed pipe) raises an OSError that names the
+    output, so it is never taken for a problem with the input.
+    """
 
     def __init__(self, path: str, append: bool) -> None:
         self.kind = output_kind(path)
+        self.name = "standard output" if path == "-" else path
         self.stream: IO[str]
         if path == "-":
             self.stream, self._own = sys.stdout, False
@@ -472,15 +517,28 @@ class _RowWriter:
             self.stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
             self._own = True
         if self.kind == "csv" and not append:
-            self.stream.write(",".join(COLUMNS) + "\n")
+            self.put(",".join(COLUMNS) + "\n")
 
     def write(self, rows: Sequence[Sequence[object]]) -> None:
-        self.stream.write(format_rows(rows, self.kind))
-        self.stream.flush()
+        self.put(format_rows(rows, self.kind))
+
+    def put(self, text: str) -> None:
+        """Write ``text`` and flush it, naming the output in any error."""
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except OSError as exc:
+            if self._own:  # no later write can succeed: let go of the file now
+                with suppress(OSError):
+                    self.stream.close()
+            raise type(exc)(exc.errno, exc.strerror, self.name) from None
 
     def close(self) -> None:
         if self._own:
-            self.stream.close()
+            try:
+                self.stream.close()
+            except OSError as exc:
+                raise type(exc)(exc.errno, exc.strerror, self.name) from None
 
 
 def _progress(total: int | None, enabled: bool) -> Any:
@@ -493,8 +551,8 @@ def _progress(total: int | None, enabled: bool) -> Any:
 
 def count_records_fast(path: str) -> int | None:
     """Line count of a plain file, for the progress bar's ETA (None when unknown)."""
-    if path == "-" or path.lower().endswith((".gz", ".bz2", ".xz", ".zip")):
-        return None
+    if not os.path.isfile(path) or path.lower().endswith((".gz", ".bz2", ".xz", ".zip")):
+        return None  # stdin, a pipe (counting would eat it) or compressed
     lines = 0
     with open(path, "rb") as fh:
         while block := fh.read(1 << 22):
@@ -541,9 +599,7 @@ def run_batch(
     out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
     try:
         work = partial(solve_and_encode, kind=out.kind)
-        for _chunk, encoded in run_chunks(
-            islice(records, out.kept, None), work, options, jobs, chunk_size
-        ):
+        for _chunk, encoded in run_chunks(out.rest(records), work, options, jobs, chunk_size):
             out.write_encoded(encoded)
     finally:
         out.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -329,18 +330,27 @@ def _run_on_cluster(
 
 def _run_batch(args: argparse.Namespace) -> int:
     import lzma
-    import os
     import zipfile
 
     from cpsudoku.backends import get_backend
-    from cpsudoku.batch import SolveOptions, count_records_fast, run_batch
+    from cpsudoku.batch import SolveOptions, count_records_fast, max_jobs, run_batch
     from cpsudoku.formats import read_records
     from cpsudoku.grid import parse_box
 
-    if args.input != "-" and not os.path.isfile(args.input):
-        raise UsageError(f"cannot read {args.input}: no such file")
+    if args.input != "-":
+        if os.path.isdir(args.input):
+            raise UsageError(f"cannot read {args.input}: it is a folder, not a dataset file")
+        if not os.path.exists(args.input):
+            raise UsageError(f"cannot read {args.input}: no such file")
+        if os.path.exists(args.output) and os.path.samefile(args.input, args.output):
+            raise UsageError(
+                f"the output {args.output} is the input file, which writing would destroy; "
+                "write the rows to another file"
+            )
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    if args.jobs > (most := max_jobs()):
+        raise UsageError(f"--jobs must be at most {most} (4 per core here), got {args.jobs}")
     _check_time_limit(args.time_limit)
     if args.chunk_size is not None and args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be at least 1, got {args.chunk_size}")
@@ -689,6 +699,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
         return _error(args, str(exc))
     except OSError as exc:  # a file that cannot be written or read: name it, no traceback
+        if isinstance(exc, BrokenPipeError):  # the reader left (| head): no more output
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         where = f"{exc.filename}: " if exc.filename is not None else ""
         return _error(args, f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:

@@ -594,7 +594,7 @@ def run_cluster_batch(
         try:
             for block in solve_on_cluster(
                 client,
-                islice(records, out.kept, None),
+                out.rest(records),
                 options,
                 kind=out.kind,
                 partition_size=partition_size,

@@ -18,8 +18,9 @@ import io
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice, zip_longest
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +28,11 @@ from cpsudoku.batch import (
     Summary,
     _progress,
     _RowWriter,
+    kept_puzzles,
     resume_point,
 )
 from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import COLUMNS, format_rows, output_kind
+from cpsudoku.formats import COLUMNS, Record, format_rows, output_kind
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -231,8 +233,7 @@ class _TextWriter:
     def write_encoded(self, block: EncodedRows) -> None:
         if not isinstance(block.payload, str):
             raise TypeError(f"a {self.inner.kind} output needs text, got a {block.kind} chunk")
-        self.inner.stream.write(block.payload)
-        self.inner.stream.flush()
+        self.inner.put(block.payload)
 
     def close(self) -> None:
         self.inner.close()
@@ -278,10 +279,47 @@ class BatchOutput:
             if resume and os.path.exists(path):
                 self.kept = resume_point(path, self.kind)
             self.writer = _TextWriter(path, append=self.kept > 0)
+        self.path = path
+        self.parts = first_part if self.kind == "parquet" else 0
         summary.resumed = self.kept
         self.bar: Any = _progress(total, progress)
         if self.bar is not None and self.kept:
             self.bar.update(self.kept)
+
+    def rest(self, records: Iterable[Record]) -> Iterator[Record]:
+        """The records after the :attr:`kept` ones, which are checked, not solved again.
+
+        Each kept row must hold the puzzle of the input record with its index, so a
+        ``--resume`` into the output of another dataset fails instead of mixing the two.
+
+        Raises:
+            CpSudokuError: a kept row holds another puzzle, or the output has more rows
+                than the input has records.
+        """
+        it = iter(records)
+        if self.kept:
+            earlier = zip_longest(islice(it, self.kept), self._kept_puzzles())
+            for index, (record, puzzle) in enumerate(earlier):
+                if record is None:
+                    raise CpSudokuError(
+                        f"cannot resume into {self.path}: it holds {self.kept} rows, but the "
+                        f"input has only {index} records; it is not this input's output"
+                    )
+                if record.puzzle != puzzle:
+                    raise CpSudokuError(
+                        f"cannot resume into {self.path}: its row {index} holds another puzzle "
+                        f"than input record {index}; it is not this input's output"
+                    )
+        yield from it
+
+    def _kept_puzzles(self) -> Iterator[str]:
+        if self.kind != "parquet":
+            yield from kept_puzzles(self.path, self.kind, self.kept)
+            return
+        _, pq = require_pyarrow()
+        for number in range(self.parts):
+            table = pq.read_table(os.path.join(self.path, part_name(number)), columns=["puzzle"])
+            yield from table.column("puzzle").to_pylist()
 
     def write(self, rows: Sequence[OutRow]) -> None:
         """Count and write one chunk of rows (the next ones in input order)."""
