@@ -6,7 +6,8 @@ Accepted forms (see :func:`parse`):
   ``0``, ``_``, ``-``, ``*`` for an empty cell;
 - a multi-line grid with layout characters: spaces, ``|``, ``+`` are ignored, and so
   are whole lines made only of ``-``, ``+``, ``=``, ``|`` and spaces;
-- whitespace- or comma-separated integers, 0 = empty (the only form for n > 35);
+- whitespace- or comma-separated integers, 0 = empty (the only form for n > 35),
+  told from rows of digits such as ``003020600`` (see :func:`_parse_digit_tokens`);
 - Python lists of lists (0 or None = empty), also as text (``"[[5, 3, 0, ...], ...]"``);
 - LeetCode 37 style lists of ``"."``/digit characters.
 """
@@ -57,6 +58,7 @@ _INT_TOKEN = re.compile(r"^\d+$")
 _NAME = re.compile(r"^[^\W\d][\w ]*$")
 _BOM = b"\xef\xbb\xbf"
 _SPLIT = re.compile(r"[\s,;]+")
+_SEPARATORS = re.compile(r"[,;]")
 
 
 def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = True) -> Puzzle:
@@ -123,15 +125,56 @@ def _parse_text(text: str, geom: Geometry | None) -> Puzzle:
             raise PuzzleError("the list form must be a list of rows or a flat list")
         return _parse_sequence(value, geom)
     tokens = [t for t in _SPLIT.split(stripped) if t]
-    # Integer form: several integer tokens that are either multi-digit or square in
-    # number. (A single token such as "530070000..." is the one-line symbol form.)
-    if (
-        len(tokens) > 1
-        and all(_INT_TOKEN.match(t) for t in tokens)
-        and (any(len(t) > 1 for t in tokens) or _is_square(len(tokens)))
-    ):
-        return _from_values([int(t) for t in tokens], geom, "numbers")
+    # Several all-digit tokens: integers, or rows of digit symbols (a single token
+    # such as "530070000..." is the one-line symbol form).
+    if len(tokens) > 1 and all(_INT_TOKEN.match(t) for t in tokens):
+        return _parse_digit_tokens(stripped, tokens, geom)
     return _parse_symbols(stripped, geom)
+
+
+def _parse_digit_tokens(text: str, tokens: list[str], geom: Geometry | None) -> Puzzle:
+    """All-digit tokens: whitespace- or comma-separated integers, or rows of digits.
+
+    ``10 11 0 ...`` is the integer form (one value per token); ``003020600`` on each
+    line (the Project Euler layout, also written ``003 020 600``) is digit symbols,
+    one cell per digit, 0 = empty. The rule:
+
+    1. Integers when, so read, the tokens make a grid: their count is a square (or
+       the ``box``'s cell count) and no value exceeds the side. Every integer-form
+       puzzle that parsed before still parses, to the same grid, with one
+       exception: 2.
+    2. A token with more digits than the side needs (``000000003`` in a 3x3
+       reading; zero-padded values such as ``01 16 00`` on 16x16 are not longer
+       than the side) is a row of digits when the digits also make a grid and
+       every non-blank line holds exactly one row of it. Only then can both
+       readings be grids; it is the Project Euler layout of a puzzle whose rows,
+       read as numbers, all stay within the side.
+    3. Otherwise digit symbols, when the digits make a grid (with all digits
+       within the side).
+    4. Neither reading is a grid: the error comes from the integer reading, unless
+       some token has more digits than the token count (no cell value can), as in
+       a row of digits with one digit missing, which is reported in cells.
+
+    When every token is one digit, both readings give the same puzzle.
+    """
+    count = len(tokens)
+    digits = sum(map(len, tokens))
+    if geom is not None:
+        int_side, sym_side = geom.n, geom.n
+        int_fits, sym_fits = count == geom.cells, digits == geom.cells
+    else:
+        int_side, sym_side = math.isqrt(count), math.isqrt(digits)
+        int_fits, sym_fits = _is_square(count), _is_square(digits)
+    values = [int(t) for t in tokens]
+    int_ok = int_fits and max(values) <= int_side
+    sym_ok = sym_fits and int(max(map(max, tokens))) <= sym_side
+    width = len(str(int_side))
+    if int_ok and sym_ok and any(len(t) > width for t in tokens):
+        rows = [sum(map(len, _SPLIT.split(line.strip()))) for line in text.splitlines()]
+        int_ok = any(r not in (0, sym_side) for r in rows)
+    if int_ok or not (sym_ok or any(len(t) > len(str(count)) for t in tokens)):
+        return _from_values(values, geom, "numbers")
+    return _parse_symbols(_SEPARATORS.sub(" ", text), geom)
 
 
 def _is_square(k: int) -> bool:

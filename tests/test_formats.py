@@ -158,3 +158,52 @@ def test_an_array_is_refused_with_a_pointer_to_tolist() -> None:
     assert str(parse(grid.tolist())) == LINE
     with pytest.raises(PuzzleError, match=r"from a generator$"):
         parse(v for v in grid.ravel().tolist())  # type: ignore[arg-type]
+
+
+EULER = "\n".join(
+    [
+        "003020600",
+        "900305001",
+        "001806400",
+        "008102900",
+        "700000008",
+        "006708200",
+        "002609500",
+        "800203009",
+        "005010300",
+    ]
+)
+
+
+def test_rows_of_digits_with_zero_for_empty() -> None:
+    """The Project Euler layout: one row of digits per line, with or without box gaps."""
+    p = parse(EULER.replace("\n", ""))
+    assert parse(EULER) == p
+    spaced = "\n".join(" ".join((r[:3], r[3:6], r[6:])) for r in EULER.splitlines())
+    assert parse(spaced) == p
+    assert parse(EULER.replace("\n", ",\n")) == p
+    import cpsudoku
+
+    assert cpsudoku.solve(EULER, backend="backtrack").status == "unique"
+
+
+def test_rows_of_digits_keep_small_and_padded_integer_forms() -> None:
+    """Digit strings are symbols only when the integer reading cannot be a grid."""
+    four = ["1200", "0034", "3000", "0001"]
+    assert str(parse("\n".join(four), check=False)) == "12....343......1"
+    assert str(parse("\n".join(f"{r[:2]} {r[2:]}" for r in four), check=False)) == (
+        "12....343......1"
+    )
+    cells = [0] * 256
+    cells[:3] = [10, 16, 1]
+    rows = [" ".join(f"{v:02d}" for v in cells[r * 16 : r * 16 + 16]) for r in range(16)]
+    assert parse("\n".join(rows)).cells == tuple(cells)  # zero-padded integers
+    assert parse(" ".join(f"{v:02d}" for v in [0] * 81)).cells == (0,) * 81
+
+
+def test_rows_of_digits_errors_name_the_cells() -> None:
+    with pytest.raises(WrongLengthError, match="got 80 cells"):
+        parse(EULER[:-1])
+    spaced = "\n".join(" ".join((r[:3], r[3:6], r[6:])) for r in EULER.splitlines())
+    with pytest.raises(WrongLengthError, match="got 80 cells"):
+        parse(spaced[:-1])
