@@ -5,7 +5,8 @@ Accepted forms (see :func:`parse`):
 - one line of ``n*n`` symbols: ``1-9`` then ``A-Z`` for 10..35 (any case); ``.``,
   ``0``, ``_``, ``-``, ``*`` for an empty cell;
 - a multi-line grid with layout characters: spaces, ``|``, ``+`` are ignored, and so
-  are whole lines made only of ``-``, ``+``, ``=``, ``|`` and spaces;
+  are whole lines made only of ``-``, ``+``, ``=``, ``|`` and spaces, except a line
+  of ``-`` that is a row of empty cells (see :func:`_content_lines`);
 - whitespace- or comma-separated integers, 0 = empty (the only form for n > 35),
   told from rows of digits such as ``003020600`` (see :func:`_parse_digit_tokens`);
 - Python lists of lists (0 or None = empty), also as text (``"[[5, 3, 0, ...], ...]"``);
@@ -23,7 +24,7 @@ import math
 import re
 import sys
 import zipfile
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -54,6 +55,7 @@ _VALUE.update({s.lower(): v for v, s in enumerate(SYMBOLS, 1) if s.isalpha()})
 
 _LAYOUT_LINE = re.compile(r"^[\s|+=-]*$")
 _LAYOUT_CHARS = re.compile(r"[\s|+]")
+_DASH_ROW = re.compile(r"^[\s|]*-[\s|-]*$")
 _INT_TOKEN = re.compile(r"^\d+$")
 _NAME = re.compile(r"^[^\W\d][\w ]*$")
 _BOM = b"\xef\xbb\xbf"
@@ -195,7 +197,7 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
                 return Puzzle(g, tuple(values))
     lines = text.splitlines()
     if len(lines) > 1:
-        lines = [line for line in lines if not _LAYOUT_LINE.match(line)]
+        lines = _content_lines(lines, geom)
     # Keep (line, column) of every symbol so errors point into the input.
     symbols: list[str] = []
     where: list[tuple[int, int]] = []
@@ -230,6 +232,94 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
             )
         values.append(v)
     return Puzzle(g, tuple(values))
+
+
+def _content_lines(lines: list[str], geom: Geometry | None) -> list[str]:
+    """The lines of a multi-line grid that hold cells: layout lines dropped.
+
+    A line of only ``-`` (with spaces or ``|``) is ambiguous: ``-`` is an empty
+    cell, so ``---------`` may be a row of nine empty cells or a separator. Such a
+    line is a candidate row when the content lines all hold the same number m of
+    symbols and it holds exactly m dashes. With c content lines and k candidates:
+
+    - c + k = m (as many rows as columns): every candidate is a row;
+    - c < m < c + k: m - c candidates are rows, and the others must be the
+      separators between bands of boxes (after every R rows, at most one per band
+      boundary); they are told apart by walking the lines, and if that does not
+      end on exactly m rows, none is a row;
+    - c + k > m otherwise (c >= m): none is a row; also when c + k < m, unless
+      the dashes complete a grid that dropping them leaves without (a one-line
+      puzzle folded at some other width, with a chunk of empty cells).
+
+    With no content line at all (an empty grid), m is the dash count that enough
+    lines (at least m) share.
+
+    A separator in a grid written one row per line is never taken for a row: its m
+    rows are all there, so c >= m. The separators :func:`to_grid` writes hold
+    ``+``, or 2n-1 dashes against n symbols per row, so they always stay layout.
+    """
+    layout = [bool(_LAYOUT_LINE.match(line)) for line in lines]
+    dashes = [i for i, line in enumerate(lines) if layout[i] and _DASH_ROW.match(line)]
+    widths = {_symbol_count(line) for line, lay in zip(lines, layout, strict=True) if not lay}
+    if dashes and not widths:  # all empty: the width that has enough lines for rows
+        counts = Counter(_symbol_count(lines[i]) for i in dashes)
+        widths = {width for width, k in counts.items() if k >= width}
+    if dashes and len(widths) == 1:
+        (width,) = widths
+        candidates = [i for i in dashes if _symbol_count(lines[i]) == width]
+        content = layout.count(False)
+
+        def fits(cells: int) -> bool:
+            return _is_square(cells) if geom is None else cells == geom.cells
+
+        rows: list[int] = []
+        if candidates and content < width < content + len(candidates) and fits(width * width):
+            g = geom or geometry_for_size(width)
+            rows = _rows_among_separators(lines, layout, candidates, width, g.box_rows)
+        elif (
+            candidates
+            and fits((content + len(candidates)) * width)
+            and (content + len(candidates) == width or not fits(content * width))
+        ):
+            rows = candidates
+        for i in rows:
+            layout[i] = False
+    return [line for line, lay in zip(lines, layout, strict=True) if not lay]
+
+
+def _rows_among_separators(
+    lines: list[str], layout: list[bool], candidates: list[int], side: int, box_rows: int
+) -> list[int]:
+    """Which dash-only ``candidates`` are rows, the rest being box separators.
+
+    Walks the lines counting rows: a candidate is a separator when it falls on a
+    band boundary (after every ``box_rows`` rows) that has no separator yet and
+    separators are still owed, else a row. As a separator and a row of empties look
+    the same, the order among lines at one boundary does not matter. Returns no
+    rows unless the walk ends on exactly ``side`` rows with every separator placed.
+    """
+    spare = len(candidates) - (side - layout.count(False))
+    chosen = set(candidates)
+    count, separated_at = 0, -1
+    rows = []
+    for i, line in enumerate(lines):
+        if not layout[i]:
+            count += 1
+        elif i not in chosen:
+            if line.strip():
+                separated_at = count  # another separator, e.g. "---+---+---"
+        elif spare and 0 < count < side and count % box_rows == 0 and separated_at != count:
+            spare -= 1
+            separated_at = count
+        else:
+            rows.append(i)
+            count += 1
+    return rows if count == side and not spare else []
+
+
+def _symbol_count(line: str) -> int:
+    """Cells on one line of a grid: its characters that are not layout."""
+    return len(_LAYOUT_CHARS.sub("", line))
 
 
 def _cell_value(item: object, i: int, n: int | None) -> int:

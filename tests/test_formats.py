@@ -9,7 +9,7 @@ from cpsudoku.errors import (
     WrongLengthError,
 )
 from cpsudoku.formats import parse, to_grid, to_line
-from cpsudoku.grid import geometry
+from cpsudoku.grid import Puzzle, geometry
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 LEETCODE = [
@@ -207,3 +207,46 @@ def test_rows_of_digits_errors_name_the_cells() -> None:
     spaced = "\n".join(" ".join((r[:3], r[3:6], r[6:])) for r in EULER.splitlines())
     with pytest.raises(WrongLengthError, match="got 80 cells"):
         parse(spaced[:-1])
+
+
+CLUE17 = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+
+
+def test_a_row_of_dashes_is_a_row_of_empty_cells() -> None:
+    """``---------`` among rows of nine symbols is a row, not a layout line."""
+    dashes = CLUE17.replace(".", "-")
+    folded = "\n".join(dashes[i : i + 9] for i in range(0, 81, 9))
+    assert folded.startswith("---------\n")
+    assert parse(folded) == parse(CLUE17)
+    spaced = "\n".join(" ".join(row) for row in folded.splitlines())
+    assert parse(spaced) == parse(CLUE17)
+    boxed = "\n".join(f"{r[:3]}|{r[3:6]}|{r[6:]}" for r in folded.splitlines())
+    assert parse(boxed) == parse(CLUE17)
+    assert parse("\n".join(["----"] * 4)) == parse("." * 16)  # the empty 4x4 grid
+    # Folded at another width, a chunk of dashes still counts when dropping it
+    # would leave no grid.
+    assert parse("\n".join(dashes[i : i + 27] for i in range(0, 81, 27))) == parse(CLUE17)
+
+
+def test_dash_separators_stay_layout() -> None:
+    rows = [CLUE17[i : i + 9] for i in range(0, 81, 9)]
+    for rule in ("---+---+---", "-----------", "---|---|---", "--- --- ---", "---------"):
+        lines = [f"{r[:3]}|{r[3:6]}|{r[6:]}" for r in rows]
+        text = "\n".join([*lines[:3], rule, *lines[3:6], rule, *lines[6:]])
+        assert parse(text) == parse(CLUE17), rule
+    for rows_, cols in [(1, 2), (2, 2), (1, 3), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (6, 6)]:
+        p = Puzzle(geometry(rows_, cols), (0,) * (rows_ * cols) ** 2)
+        assert parse(to_grid(p), box=f"{rows_}x{cols}") == p
+        if rows_ <= cols:
+            assert parse(to_grid(p)) == p
+
+
+def test_rows_of_dashes_between_dash_separators() -> None:
+    """Separators as wide as the rows: the lines at band boundaries are the separators."""
+    rows = [CLUE17.replace(".", "-")[i : i + 9] for i in range(0, 81, 9)]
+    text = "\n".join([*rows[:3], "-" * 9, *rows[3:6], "-" * 9, *rows[6:]])
+    assert parse(text) == parse(CLUE17)
+    empty = "\n".join(
+        ["---|---"] * 2 + ["-------"] + ["---|---"] * 2 + ["-------"] + ["---|---"] * 2
+    )
+    assert parse(empty) == parse("." * 36)
