@@ -119,13 +119,7 @@ def _parse_text(text: str, geom: Geometry | None) -> Puzzle:
         )
     stripped = text.strip()
     if stripped.startswith("["):
-        try:
-            value = ast.literal_eval(stripped)
-        except (ValueError, SyntaxError) as exc:
-            raise PuzzleError(f"cannot read the list form: {exc}") from None
-        if not isinstance(value, list | tuple):
-            raise PuzzleError("the list form must be a list of rows or a flat list")
-        return _parse_sequence(value, geom)
+        return _parse_sequence(_list_literal(stripped), geom)
     tokens = [t for t in _SPLIT.split(stripped) if t]
     # Several all-digit tokens: integers, or rows of digit symbols (a single token
     # such as "530070000..." is the one-line symbol form).
@@ -177,6 +171,54 @@ def _parse_digit_tokens(text: str, tokens: list[str], geom: Geometry | None) -> 
     if int_ok or not (sym_ok or any(len(t) > len(str(count)) for t in tokens)):
         return _from_values(values, geom, "numbers")
     return _parse_symbols(_SEPARATORS.sub(" ", text), geom)
+
+
+def _list_literal(text: str) -> list[object] | tuple[object, ...]:
+    """The list form as text: JSON (``null`` = empty), else a Python literal.
+
+    JSON comes first, so ``null`` reads as None and ``true``/``false`` as booleans
+    (refused later, per cell); Python syntax (``None``, quotes of either kind,
+    tuples) is the fallback. An item that is neither is named with its place:
+    ``ast``'s own message would show a node's repr, memory address included.
+    """
+    try:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = ast.literal_eval(text)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}, character {exc.offset}"
+        raise PuzzleError(f"cannot read the list form: {exc.msg} ({where})") from None
+    except ValueError:
+        raise PuzzleError(f"cannot read the list form: {_not_literal(text)}") from None
+    except RecursionError:
+        raise PuzzleError("cannot read the list form: it is nested too deeply") from None
+    if not isinstance(value, list | tuple):
+        raise PuzzleError("the list form must be a list of rows or a flat list")
+    return value
+
+
+_LITERAL_NODES = (
+    ast.Expression,
+    ast.List,
+    ast.Tuple,
+    ast.Constant,
+    ast.UnaryOp,
+    ast.unaryop,
+    ast.expr_context,
+)
+
+
+def _not_literal(text: str) -> str:
+    """What in ``text`` (valid Python syntax) is not a literal, and where."""
+    for node in ast.walk(ast.parse(text, mode="eval")):
+        if not isinstance(node, _LITERAL_NODES):
+            line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
+            return (
+                f"{ast.get_source_segment(text, node)!r} at line {line}, character {col} "
+                "is not a value (use numbers, quoted symbols, and None or null for empty)"
+            )
+    return "it holds something that is not a value"
 
 
 def _is_square(k: int) -> bool:

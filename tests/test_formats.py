@@ -250,3 +250,13 @@ def test_rows_of_dashes_between_dash_separators() -> None:
         ["---|---"] * 2 + ["-------"] + ["---|---"] * 2 + ["-------"] + ["---|---"] * 2
     )
     assert parse(empty) == parse("." * 36)
+
+
+def test_list_form_reads_json_null_and_names_bad_items() -> None:
+    p = parse("[[1,null,3,4],[3,null,null,2],[null,3,null,null],[2,null,null,3]]")
+    assert str(p) == "1.343..2.3..2..3"
+    with pytest.raises(PuzzleError, match="boolean") as info:
+        parse("[[1,true,3,4],[3,null,null,2],[null,3,null,null],[2,null,null,3]]")
+    with pytest.raises(PuzzleError, match="'foo'") as info:
+        parse("[[1, foo], [2, 1]]")
+    assert " at 0x" not in str(info.value)
