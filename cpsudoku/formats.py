@@ -450,7 +450,8 @@ class Record(NamedTuple):
         puzzle: the puzzle text as read (undecodable bytes shown as U+FFFD).
         solution: the expected solution from the input's solution column, if any.
         error: why the record could not be read at all (over-long, undecodable,
-            malformed JSON); such a record becomes an ``invalid`` row.
+            malformed JSON, a JSON puzzle field that is neither text nor a list);
+            such a record becomes an ``invalid`` row.
     """
 
     index: int  # type: ignore[assignment]  # a field, shadowing tuple.index on purpose
@@ -683,6 +684,10 @@ def _jsonl_records(stream: BinaryIO) -> Iterator[Record]:
             yield _json_record(index, text)
 
 
+#: How a JSON value that is not a puzzle is named in a record's error.
+_JSON_KINDS: dict[type, str] = {type(None): "null", dict: "an object", bool: "a boolean"}
+
+
 def _json_record(index: int, text: str) -> Record:
     try:
         obj = json.loads(text)
@@ -694,6 +699,10 @@ def _json_record(index: int, text: str) -> Record:
         for key in _PUZZLE_COLUMNS:
             if key in obj:
                 value = obj[key]
+                if not isinstance(value, str | list):
+                    # Read as text, null would be four symbols and {"a": 1} seven cells.
+                    kind = _JSON_KINDS.get(type(value), "a number")
+                    return Record(index, text, None, f'the "{key}" field is {kind}, not a puzzle')
                 puzzle = value if isinstance(value, str) else json.dumps(value)
                 solution = obj.get("solution", obj.get("solutions"))
                 return Record(index, puzzle, solution if isinstance(solution, str) else None)

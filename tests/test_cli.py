@@ -260,3 +260,26 @@ def test_bench_checks_its_report_folder_before_it_runs(
     assert code == 2
     assert err.startswith(f"cpsudoku: error: {out}: ")
     assert "top95" not in err  # nothing was run
+
+
+def test_jsonl_puzzle_fields_that_are_not_puzzles_are_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    src = tmp_path / "p.jsonl"
+    records = [
+        {"puzzle": None},
+        {"puzzle": {"a": 1}},
+        {"puzzle": 5},
+        {"quizzes": True},
+        {"puzzle": [[1, None, 3, 4], [3, None, None, 2], [None, 3, None, None], [2, 0, 0, 3]]},
+    ]
+    src.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "out.jsonl"
+    code, _, _ = run(capsys, "batch", str(src), "-o", str(out), "--backend", "backtrack", "--quiet")
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["invalid"] * 4 + ["unique"]
+    assert 'the "puzzle" field is null, not a puzzle' in rows[0]["error"]
+    assert 'the "puzzle" field is an object, not a puzzle' in rows[1]["error"]
+    assert 'the "puzzle" field is a number, not a puzzle' in rows[2]["error"]
+    assert 'the "quizzes" field is a boolean, not a puzzle' in rows[3]["error"]
+    assert code == 0
