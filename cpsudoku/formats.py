@@ -67,7 +67,8 @@ def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = 
     """Parse a puzzle from any accepted form.
 
     Args:
-        data: puzzle text, a list of rows, a flat list of ints, or a Puzzle.
+        data: puzzle text (``bytes`` are decoded as UTF-8), a list of rows, a flat
+            list of ints, or a Puzzle.
         box: box shape (``"2x3"`` or a Geometry); inferred from the size when None.
         check: raise :class:`~cpsudoku.errors.ConflictingGivensError` when two givens
             clash (the default). Pass False to parse a puzzle just to look at it.
@@ -86,6 +87,16 @@ def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = 
         puzzle = data
     elif isinstance(data, str):
         puzzle = _parse_text(data, geom)
+    elif isinstance(data, bytes | bytearray | memoryview):
+        # Text read in binary mode, not a list of ints (b"1.3" would be 49, 46, 51).
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PuzzleError(
+                f"cannot read the puzzle {type(data).__name__} as UTF-8 text: "
+                f"byte {exc.start + 1} is {bytes(data)[exc.start : exc.start + 1]!r}"
+            ) from None
+        puzzle = _parse_text(text, geom)
     elif isinstance(data, Sequence):
         puzzle = _parse_sequence(data, geom)
     else:

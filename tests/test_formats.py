@@ -260,3 +260,10 @@ def test_list_form_reads_json_null_and_names_bad_items() -> None:
     with pytest.raises(PuzzleError, match="'foo'") as info:
         parse("[[1, foo], [2, 1]]")
     assert " at 0x" not in str(info.value)
+
+
+def test_bytes_are_read_as_utf8_text() -> None:
+    assert parse(LINE.encode()) == parse(LINE)
+    assert parse(bytearray(b"1.343..2.3..2..3")) == parse("1.343..2.3..2..3")
+    with pytest.raises(PuzzleError, match="UTF-8"):
+        parse(b"\xff" + LINE[1:].encode())
