@@ -11,6 +11,9 @@ Accepted forms (see :func:`parse`):
   told from rows of digits such as ``003020600`` (see :func:`_parse_digit_tokens`);
 - Python lists of lists (0 or None = empty), also as text (``"[[5, 3, 0, ...], ...]"``);
 - LeetCode 37 style lists of ``"."``/digit characters.
+
+In text of several lines, a line whose first non-blank character is ``#`` is a
+comment, as in a ``.txt`` dataset.
 """
 
 from __future__ import annotations
@@ -132,6 +135,14 @@ def _parse_text(text: str, geom: Geometry | None) -> Puzzle:
     if stripped.startswith("["):
         return _parse_sequence(_list_literal(stripped), geom)
     tokens = [t for t in _SPLIT.split(stripped) if t]
+    if len(tokens) > 1 and "#" in stripped:
+        # Lines whose first non-blank character is "#" are comments, as in a .txt
+        # dataset. (Checked only past the one-line form: a comment needs a line
+        # break, and the one-line form must stay fast.)
+        lines = stripped.splitlines()
+        kept = [line for line in lines if not line.lstrip().startswith("#")]
+        if len(kept) < len(lines):
+            return _parse_text("\n".join(kept), geom)
     # Several all-digit tokens: integers, or rows of digit symbols (a single token
     # such as "530070000..." is the one-line symbol form).
     if len(tokens) > 1 and all(_INT_TOKEN.match(t) for t in tokens):

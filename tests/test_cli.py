@@ -283,3 +283,13 @@ def test_jsonl_puzzle_fields_that_are_not_puzzles_are_named(
     assert 'the "puzzle" field is a number, not a puzzle' in rows[2]["error"]
     assert 'the "quizzes" field is a boolean, not a puzzle' in rows[3]["error"]
     assert code == 0
+
+
+def test_solve_a_file_with_a_comment_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(f"# my puzzle\n{PUZZLE}\n")
+    code, out, _ = run(capsys, "solve", str(path), "--backend", "backtrack", "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"

@@ -267,3 +267,16 @@ def test_bytes_are_read_as_utf8_text() -> None:
     assert parse(bytearray(b"1.343..2.3..2..3")) == parse("1.343..2.3..2..3")
     with pytest.raises(PuzzleError, match="UTF-8"):
         parse(b"\xff" + LINE[1:].encode())
+
+
+def test_comment_lines_are_ignored() -> None:
+    assert parse(f"# my puzzle\n{LINE}\n") == parse(LINE)
+    assert parse(f"  # a comment\n{to_grid(parse(LINE))}\n# end") == parse(LINE)
+    p = parse(LINE)
+    ints = "\n".join(" ".join(str(v) for v in row) for row in p.rows())
+    assert parse(f"# as integers\n{ints}") == p
+    assert parse("# rows\n[[1, 0, 3, 4], [3, 0, 0, 2], [0, 3, 0, 0], [2, 0, 0, 3]]") == parse(
+        "1.343..2.3..2..3"
+    )
+    with pytest.raises(UnknownSymbolError, match="'#'"):
+        parse(LINE[:40] + "#" + LINE[41:])  # not a comment: a symbol in a puzzle line
