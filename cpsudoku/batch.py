@@ -32,6 +32,7 @@ from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
+from cpsudoku.verify import is_solution
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -117,16 +118,35 @@ def _cross_check(
     return None
 
 
-def _solution_mismatch(expected: str, result: Result, options: SolveOptions) -> str | None:
-    """Compare a unique result with the input's solution column."""
-    if result.status is not Status.UNIQUE or result.solution is None:
+def _solution_mismatch(
+    expected: str, record: Record, result: Result, box: str | None
+) -> str | None:
+    """Compare a result with the input's solution column.
+
+    A unique result must equal it. For the other answers the column is checked by the
+    verifier: it must solve the puzzle (any one of a ``multiple`` or ``solved``
+    puzzle's solutions will do), and if it does, the puzzle cannot be ``unsolvable``.
+    """
+    status = result.status
+    if status is Status.UNIQUE and result.solution is not None:
+        try:
+            given = parse(expected, result.solution.geometry, check=False)
+        except PuzzleError as exc:
+            return f"the input's solution column is not a grid: {exc}"
+        if given != result.solution:
+            return "solution differs from the input's solution column"
         return None
+    if status not in (Status.SOLVED, Status.MULTIPLE, Status.UNSOLVABLE):
+        return None  # invalid or timed out: nothing to compare
     try:
-        given = parse(expected, result.solution.geometry, check=False)
+        puzzle = parse(record.puzzle, box, check=False)
+        given = parse(expected, puzzle.geometry, check=False)
     except PuzzleError as exc:
         return f"the input's solution column is not a grid: {exc}"
-    if given != result.solution:
-        return "solution differs from the input's solution column"
+    if not is_solution(puzzle, given):
+        return "the input's solution column does not solve the puzzle"
+    if status is Status.UNSOLVABLE:
+        return "the input's solution column solves the puzzle, found unsolvable"
     return None
 
 
@@ -161,7 +181,7 @@ def _finish_row(record: Record, result: Result, options: SolveOptions) -> Row:
     """The row of a result, with the solution-column check and the cross-check."""
     notes = [result.error] if result.error else []
     if record.solution:
-        mismatch = _solution_mismatch(record.solution, result, options)
+        mismatch = _solution_mismatch(record.solution, record, result, options.box)
         if mismatch:
             notes.append(mismatch)
     if options.verify_with and result.status is not Status.INVALID:

@@ -177,3 +177,33 @@ def test_too_many_jobs_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFi
     src.write_text(EASY[0] + "\n")
     assert main(["batch", str(src), "--jobs", str(max_jobs() + 1), "--quiet"]) == 2
     assert f"at most {max_jobs()}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("presolve", [[], ["--no-presolve"]])
+def test_the_solution_column_is_checked_whatever_the_status(
+    tmp_path: Path, presolve: list[str]
+) -> None:
+    """Not only unique answers: a column that does not solve the puzzle, or that solves
+    one found unsolvable, is noted; any one solution of a multiple puzzle is fine."""
+    from cpsudoku import solve
+
+    multi = read_lines("multisolution_tdoku.txt", 1)[0]
+    unsolvable = read_lines("nosolution_tdoku.txt", 1)[0]
+    right = str(solve(EASY[0], backend=ORACLE).solution)
+    some = str(solve(multi, backend=ORACLE, unique=False).solution)
+    wrong = right[1:] + right[0]  # a grid, but no solution of EASY[0]
+    lines = [
+        f"{EASY[0]},{wrong}",  # solved without the uniqueness proof (--no-unique)
+        f"{multi},{some}",
+        f"{multi},{wrong}",
+        f"{unsolvable},{right}",
+    ]
+    src = tmp_path / "data.csv"
+    src.write_text("puzzle,solution\n" + "\n".join(lines) + "\n")
+    rows = run_batch(src, tmp_path / "out.csv", "--backend", ORACLE, "--jobs", "1", *presolve)
+    assert [r["status"] for r in rows] == ["unique", "multiple", "multiple", "unsolvable"]
+    assert [bool(r["error"]) for r in rows] == [True, False, True, True]
+    assert "does not solve" in rows[2]["error"]
+    solved = run_batch(src, tmp_path / "solved.csv", "--backend", ORACLE, "--no-unique", *presolve)
+    assert solved[0]["status"] == "solved"
+    assert "does not solve" in solved[0]["error"]
