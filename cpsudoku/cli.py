@@ -72,26 +72,36 @@ def read_puzzle_arg(arg: str, box: str | None = None) -> str:
 
 
 def _one_puzzle(text: str, box: str | None) -> str:
-    """``text``, unless it fails to parse as one grid but each of its lines is a puzzle."""
+    """``text``, unless its lines are several puzzles rather than the rows of one.
+
+    They are when each line is a puzzle on its own and either the whole text is no
+    grid, or the lines are not its rows: a grid written one row per line has as many
+    lines as each line has cells (four 4x4 puzzles, one per line, also make 64 cells,
+    an 8x8 grid, but four lines of 16 cells are no grid's rows).
+    """
     from cpsudoku.formats import parse
 
     lines = [s for s in text.splitlines() if s.strip() and not s.lstrip().startswith("#")]
     if len(lines) < 2:
         return text
+    error: WrongLengthError | None = None
     try:
         parse(text, box, check=False)
     except WrongLengthError as exc:
-        try:
-            for line in lines:
-                parse(line, box, check=False)
-        except PuzzleError:
-            raise exc from None
+        error = exc
+    except PuzzleError:
+        return text  # the command reports it, as for any other input
+    try:
+        cells = {parse(line, box, check=False).geometry.cells for line in lines}
+    except PuzzleError:
+        cells = set()
+    if cells and (error is not None or cells != {len(lines)}):
         raise WrongLengthError(
             f"the input holds {len(lines)} puzzles, one per line; this command takes one "
             f"puzzle, and 'cpsudoku batch' takes a file of many"
-        ) from None
-    except PuzzleError:
-        pass  # the command reports it, as for any other input
+        )
+    if error is not None:
+        raise error
     return text
 
 

@@ -293,3 +293,20 @@ def test_solve_a_file_with_a_comment_line(
     code, out, _ = run(capsys, "solve", str(path), "--backend", "backtrack", "--json")
     assert code == 0
     assert json.loads(out)["status"] == "unique"
+
+
+def test_small_puzzles_one_per_line_are_not_read_as_one_big_grid(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Four 4x4 puzzles make 64 cells, an 8x8 grid, but four lines of 16 cells are
+    no grid's rows; four lines of four cells are, and stay one 4x4 puzzle."""
+    four = ["1.343..2.3..2..3", "4...........3..1", "2...........1..4", "1.34............"]
+    src = tmp_path / "four.txt"
+    src.write_text("\n".join(four) + "\n")
+    code, _, err = run(capsys, "solve", str(src))
+    assert code == 2
+    assert "the input holds 4 puzzles, one per line" in err
+    src.write_text("\n".join(four[0][r * 4 : r * 4 + 4] for r in range(4)) + "\n")
+    code, out, _ = run(capsys, "solve", str(src), "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"
