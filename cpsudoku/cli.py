@@ -467,6 +467,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.give_up < 1:
+        raise UsageError(f"--give-up must be at least 1, got {args.give_up}")
     _check_time_limit(args.time_limit)
     datasets = bench.select_datasets(_names(args.datasets), manifest)
     engines = bench.expand_engines(_names(args.backends))

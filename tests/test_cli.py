@@ -310,3 +310,9 @@ def test_small_puzzles_one_per_line_are_not_read_as_one_big_grid(
     code, out, _ = run(capsys, "solve", str(src), "--json")
     assert code == 0
     assert json.loads(out)["status"] == "unique"
+
+
+def test_bench_needs_a_positive_give_up(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "bench", "--give-up", "0", "--out", str(tmp_path / "b"))
+    assert code == 2
+    assert "--give-up must be at least 1" in err
