@@ -30,7 +30,7 @@ from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.backends.base import check_time_limit
 from cpsudoku.errors import CpSudokuError, PuzzleError
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
-from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
+from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
 from cpsudoku.verify import is_solution
 
@@ -443,11 +443,15 @@ def solve_many(
     >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
     ['unique', 'invalid']
     """
-    box_text = box.box_shape if isinstance(box, Geometry) else box
-    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve)
-    get_backend(backend)  # an unknown backend fails here, not in a worker
+    shape = as_geometry(box)  # a bad box fails here, not once per puzzle
+    get_backend(backend)  # and so does an unknown backend
     if time_limit is not None:
-        check_time_limit(time_limit)  # and so does a NaN time limit
+        check_time_limit(time_limit)  # and a NaN time limit
+        # A limit already spent leaves no time for the pass either: every status is
+        # then ``timeout``, with the pass or without, as the engine alone would say.
+        presolve = presolve and time_limit > 0
+    box_text = shape.box_shape if shape else None
+    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve)
     for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
         yield from results
 

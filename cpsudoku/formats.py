@@ -40,7 +40,7 @@ from cpsudoku.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
-from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
+from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size
 
 #: What :func:`parse` accepts.
 PuzzleLike = Union[str, Puzzle, Sequence[Sequence[object]], Sequence[int]]  # noqa: UP007
@@ -83,7 +83,7 @@ def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = 
     >>> str(parse([[1, 0, 3, 4], [3, 0, 0, 2], [0, 3, 0, 0], [2, 0, 0, 3]]))
     '1.343..2.3..2..3'
     """
-    geom = parse_box(box) if isinstance(box, str) else box
+    geom = as_geometry(box)
     if isinstance(data, Puzzle):
         if geom is not None and geom != data.geometry:
             raise BoxShapeError(f"puzzle is {data.geometry}, not {geom}")

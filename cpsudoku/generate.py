@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import TextIO
 
 from cpsudoku.backends import REGISTRY, Backend, get_backend
-from cpsudoku.errors import CpSudokuError
-from cpsudoku.grid import Geometry, Puzzle, parse_box
+from cpsudoku.errors import BoxShapeError, CpSudokuError
+from cpsudoku.grid import Geometry, Puzzle, as_geometry
 from cpsudoku.logic import Grade, Rating, rate_puzzle
 
 #: Attempts (grids tried) per puzzle before a clue or difficulty target is given up.
@@ -112,7 +112,10 @@ def checker_backend(g: Geometry | None = None) -> str:
 
 
 def _geometry(box: str | Geometry) -> Geometry:
-    return parse_box(box) if isinstance(box, str) else box
+    geometry = as_geometry(box)
+    if geometry is None:
+        raise BoxShapeError("generating needs a box shape, such as '3x3', not None")
+    return geometry
 
 
 def _rng(seed: int | None, rng: random.Random | None) -> random.Random:

@@ -184,9 +184,24 @@ def geometry_for_size(n: int) -> Geometry:
 def parse_box(text: str) -> Geometry:
     """Parse a box shape such as ``"3x3"`` or ``"2x3"`` (also ``2X3``, ``2*3``)."""
     parts = text.lower().replace("*", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 3x3 or 2x3")
     return geometry(int(parts[0]), int(parts[1]))
+
+
+def as_geometry(box: str | Geometry | None) -> Geometry | None:
+    """A ``box`` argument as a Geometry: text such as ``"2x3"`` parsed, None kept.
+
+    Raises:
+        BoxShapeError: text that is no box shape, or something that is neither.
+    """
+    if box is None or isinstance(box, Geometry):
+        return box
+    if isinstance(box, str):
+        return parse_box(box)
+    raise BoxShapeError(
+        f"a box shape is text such as '2x3' or a Geometry, not a {type(box).__name__} ({box!r})"
+    )
 
 
 @dataclass(frozen=True, slots=True)

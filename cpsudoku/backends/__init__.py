@@ -61,8 +61,17 @@ def backend_class(name: str) -> type[Backend]:
     return cls
 
 
+def _check_spec(spec: object) -> None:
+    if not isinstance(spec, str):
+        raise UnknownBackendError(
+            f"a backend spec is text such as 'sat' or 'sat:glucose4', not a "
+            f"{type(spec).__name__} ({spec!r})"
+        )
+
+
 def create_backend(spec: str) -> Backend:
     """A new backend for ``spec`` (``name[:variant[:variant...]]``)."""
+    _check_spec(spec)
     name, *variant = spec.split(":")
     return backend_class(name)(variant)
 
@@ -73,6 +82,7 @@ def get_backend(spec: str) -> Backend:
     Reuse is what keeps encoded rules and live solvers across calls of
     :func:`cpsudoku.solve`; use :func:`create_backend` for a private instance.
     """
+    _check_spec(spec)
     backend = _live.get(spec)
     if backend is None:
         backend = _live[spec] = create_backend(spec)

@@ -161,8 +161,8 @@ class Backend(ABC):
             ConflictingGivensError: the givens clash, so there is nothing to count.
             ValueError: ``limit`` is below 1.
         """
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"limit must be a whole number of at least 1, got {limit!r}")
         if time_limit is not None:
             check_time_limit(time_limit)
         start = time.perf_counter()
