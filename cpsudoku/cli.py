@@ -51,21 +51,24 @@ class UsageError(CpSudokuError):
 
 
 def read_puzzle_arg(arg: str, box: str | None = None) -> str:
-    """PUZZLE as given: ``-`` reads standard input, an existing file is read, else text.
+    """PUZZLE as given: ``-`` is standard input, a file (or pipe) is read, else text.
 
-    Raises WrongLengthError with a pointer to ``batch`` when the text is several
-    whole puzzles, one per line (a dataset given to a one-puzzle command).
+    A folder is a UsageError. Raises WrongLengthError with a pointer to ``batch`` when
+    the text is several whole puzzles, one per line (a dataset given to a one-puzzle
+    command).
     """
     if arg == "-":
         return _one_puzzle(sys.stdin.read(), box)
     path = Path(arg)
     try:
-        is_file = path.is_file()
+        exists, folder = path.exists(), path.is_dir()
     except OSError:  # e.g. a 16x16 puzzle line: longer than a file name may be
-        is_file = False
-    if not is_file:
+        exists = folder = False
+    if folder:
+        raise UsageError(f"cannot read {arg}: it is a folder, not a puzzle file")
+    if not exists:
         return _one_puzzle(arg, box)
-    try:
+    try:  # a file, or a pipe such as a shell's <(...)
         return _one_puzzle(path.read_text(encoding="utf-8"), box)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {arg}: {exc}") from None

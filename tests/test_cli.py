@@ -1,6 +1,8 @@
 """The command line, called through main(argv) and once as a real subprocess."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -316,3 +318,26 @@ def test_bench_needs_a_positive_give_up(capsys: pytest.CaptureFixture[str], tmp_
     code, _, err = run(capsys, "bench", "--give-up", "0", "--out", str(tmp_path / "b"))
     assert code == 2
     assert "--give-up must be at least 1" in err
+
+
+def test_a_puzzle_from_a_pipe_and_not_from_a_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "puzzle"
+    os.mkfifo(fifo)
+    pid = os.fork()
+    if pid == 0:  # the writer end, as a shell's <(echo ...) would be
+        try:
+            fifo.write_text(PUZZLE + "\n")
+        finally:
+            os._exit(0)
+    try:
+        code, out, _ = run(capsys, "solve", str(fifo), "--json")
+    finally:  # a writer still blocked (nobody opened the pipe) must not hang the test
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"
+    code, _, err = run(capsys, "solve", str(tmp_path))
+    assert code == 2
+    assert "is a folder" in err
