@@ -58,7 +58,7 @@ def read_puzzle_arg(arg: str, box: str | None = None) -> str:
     command).
     """
     if arg == "-":
-        return _one_puzzle(sys.stdin.read(), box)
+        return _one_puzzle(sys.stdin.read().removeprefix("\ufeff"), box)
     path = Path(arg)
     try:
         exists, folder = path.exists(), path.is_dir()
@@ -69,7 +69,8 @@ def read_puzzle_arg(arg: str, box: str | None = None) -> str:
     if not exists:
         return _one_puzzle(arg, box)
     try:  # a file, or a pipe such as a shell's <(...)
-        return _one_puzzle(path.read_text(encoding="utf-8"), box)
+        # utf-8-sig: a byte-order mark (editors on Windows write one) is no cell.
+        return _one_puzzle(path.read_text(encoding="utf-8-sig"), box)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {arg}: {exc}") from None
 

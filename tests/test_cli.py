@@ -341,3 +341,11 @@ def test_a_puzzle_from_a_pipe_and_not_from_a_folder(
     code, _, err = run(capsys, "solve", str(tmp_path))
     assert code == 2
     assert "is a folder" in err
+
+
+def test_a_byte_order_mark_is_no_cell(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "puzzle.txt"
+    src.write_text("\ufeff" + PUZZLE + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "solve", str(src), "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "unique"
