@@ -498,7 +498,7 @@ def resume_point(path: str, kind: str) -> int:
 def _starts_output(first: str, kind: str, header: str) -> bool:
     """Whether ``first``, the first line of a file, is how a batch output starts."""
     if kind == "csv":
-        return header.startswith(first) or first == header
+        return header.startswith(first)  # the header, or its start cut short
     return _row_ok(first, kind, 0) or (not first.endswith("\n") and first.startswith('{"index": 0'))
 
 

@@ -266,21 +266,20 @@ class BatchOutput:
     ) -> None:
         self.kind = output_kind(path)
         self.summary = summary
+        self.path = path
         self.kept = 0
+        self.parts = 0  # Parquet parts kept from an earlier run
         if resume and path == "-":
             raise CpSudokuError("--resume needs an output file, not standard output")
         self.writer: ParquetPartsWriter | _TextWriter
         if self.kind == "parquet":
-            first_part = 0
             if resume:
-                self.kept, first_part = parquet_resume_point(path)
-            self.writer = ParquetPartsWriter(path, first_part)
+                self.kept, self.parts = parquet_resume_point(path)
+            self.writer = ParquetPartsWriter(path, self.parts)
         else:
             if resume and os.path.exists(path):
                 self.kept = resume_point(path, self.kind)
             self.writer = _TextWriter(path, append=self.kept > 0)
-        self.path = path
-        self.parts = first_part if self.kind == "parquet" else 0
         summary.resumed = self.kept
         self.bar: Any = _progress(total, progress)
         if self.bar is not None and self.kept:

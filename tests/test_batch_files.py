@@ -118,24 +118,31 @@ def test_resume_leaves_a_file_that_is_no_batch_output_alone(
         assert out.read_text() == text
 
 
-@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
 def test_resume_refuses_the_output_of_another_input(
     tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("\n".join(EASY[:6]) + "\n")
     second.write_text("\n".join(EASY[6:8]) + "\n")
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
     out = tmp_path / f"out{suffix}"
     common = ["-o", str(out), "--backend", ORACLE, "--jobs", "1", "--quiet"]
     assert main(["batch", str(first), *common]) == 0
-    written = out.read_bytes()
+
+    def contents() -> list[bytes]:
+        files = sorted(out.iterdir()) if out.is_dir() else [out]
+        return [f.read_bytes() for f in files]
+
+    written = contents()
     assert main(["batch", str(second), *common, "--resume"]) == 2
     assert "holds another puzzle than input record 0" in capsys.readouterr().err
     shorter = tmp_path / "shorter.txt"
     shorter.write_text("\n".join(EASY[:4]) + "\n")
     assert main(["batch", str(shorter), *common, "--resume"]) == 2
     assert "input has only 4 records" in capsys.readouterr().err
-    assert out.read_bytes() == written
+    assert contents() == written
     longer = tmp_path / "longer.txt"  # the same dataset grown: the kept rows still fit
     longer.write_text("\n".join(EASY) + "\n")
     assert main(["batch", str(longer), *common, "--resume"]) == 0
