@@ -435,14 +435,23 @@ def _from_values(values: list[int], geom: Geometry | None, what: str) -> Puzzle:
     return Puzzle(_geometry_for_length(len(values), geom, what), tuple(values))
 
 
-def to_line(puzzle: Puzzle) -> str:
+def as_puzzle(data: PuzzleLike, box: str | Geometry | None = None) -> Puzzle:
+    """``data`` itself when it is a Puzzle, else :func:`parse` of it (clashes allowed).
+
+    For functions that look at a grid rather than solve it, so that they take every
+    form :func:`parse` does.
+    """
+    return data if isinstance(data, Puzzle) else parse(data, box, check=False)
+
+
+def to_line(puzzle: PuzzleLike) -> str:
     """One-line form: symbols with ``.`` for empty (space-separated ints when n > 35)."""
-    return str(puzzle)
+    return str(as_puzzle(puzzle))
 
 
-def to_grid(puzzle: Puzzle) -> str:
+def to_grid(puzzle: PuzzleLike) -> str:
     """Readable multi-line form with box lines (parses back with :func:`parse`)."""
-    return puzzle.pretty()
+    return as_puzzle(puzzle).pretty()
 
 
 # --------------------------------------------------------------------------------------

@@ -13,15 +13,24 @@ from functools import lru_cache
 from itertools import compress
 from operator import add, itemgetter
 
+from cpsudoku.formats import PuzzleLike, as_puzzle
 from cpsudoku.grid import Geometry, Puzzle
 
 
-def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
+def _puzzles(puzzle: PuzzleLike, solution: PuzzleLike) -> tuple[Puzzle, Puzzle]:
+    """Both as Puzzles, the solution read in the puzzle's geometry."""
+    first = as_puzzle(puzzle)
+    return first, as_puzzle(solution, first.geometry)
+
+
+def solution_problems(puzzle: PuzzleLike, solution: PuzzleLike) -> list[str]:
     """Everything wrong with ``solution`` as a completion of ``puzzle`` (empty if valid).
 
     Checks: same geometry, every cell filled with 1..n, every given kept, and every
-    unit holding each value exactly once.
+    unit holding each value exactly once. Either may be in any form
+    :func:`cpsudoku.parse` reads.
     """
+    puzzle, solution = _puzzles(puzzle, solution)
     g = puzzle.geometry
     if solution.geometry != g:
         return [f"solution is {solution.geometry}, puzzle is {g}"]
@@ -44,8 +53,8 @@ def solution_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
     return problems
 
 
-def is_solution(puzzle: Puzzle, solution: Puzzle) -> bool:
-    """True when ``solution`` is a valid completion of ``puzzle``.
+def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
+    """True when ``solution`` is a valid completion of ``puzzle`` (any forms parse reads).
 
     The same rules as :func:`solution_problems`, checked in a few C-level passes,
     because every solution of every backend comes through here: the values all lie in
@@ -60,6 +69,8 @@ def is_solution(puzzle: Puzzle, solution: Puzzle) -> bool:
     >>> is_solution(parse("1.343..2.3..2..3"), parse("1234341243212134"))
     False
     """
+    if not (isinstance(puzzle, Puzzle) and isinstance(solution, Puzzle)):
+        puzzle, solution = _puzzles(puzzle, solution)
     g = puzzle.geometry
     if solution.geometry != g:
         return False

@@ -67,3 +67,18 @@ def test_a_spent_time_limit_gives_the_same_statuses_with_the_pass_or_without() -
     for presolve in (True, False):
         got = [r.status for r in solve_many(puzzles, "sat", time_limit=0, presolve=presolve)]
         assert got == [Status.TIMEOUT] * len(puzzles)
+
+
+def test_the_grid_helpers_take_any_puzzle_form() -> None:
+    from cpsudoku import create_backend, is_solution, solution_problems, to_grid, to_line
+
+    rows = [[1, 0, 3, 4], [3, 0, 0, 2], [0, 3, 0, 0], [2, 0, 0, 3]]
+    assert to_line(rows) == SMALL
+    assert parse(to_grid(SMALL)) == parse(SMALL)
+    assert is_solution(SMALL, "1234341243212143")
+    assert not is_solution(SMALL, "1234341243212134")
+    assert solution_problems(SMALL, "1234341243212143") == []
+    assert solution_problems(SMALL, "1234341243212134")
+    with create_backend("backtrack") as backend:
+        assert backend.solve(SMALL).status is Status.UNIQUE
+        assert backend.count(rows, limit=3).count == 1

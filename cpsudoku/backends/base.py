@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import ClassVar, Self
 
 from cpsudoku.errors import ConflictingGivensError, SolverError, UnknownBackendError
+from cpsudoku.formats import PuzzleLike, as_puzzle
 from cpsudoku.grid import Puzzle
 from cpsudoku.result import Count, Result, Status
 from cpsudoku.verify import is_solution, solution_problems
@@ -103,7 +104,7 @@ class Backend(ABC):
 
     def solve(
         self,
-        puzzle: Puzzle,
+        puzzle: PuzzleLike,
         *,
         unique: bool = True,
         time_limit: float | None = None,
@@ -111,6 +112,8 @@ class Backend(ABC):
     ) -> Result:
         """Solve one puzzle; with ``unique`` also prove or refute uniqueness.
 
+        ``puzzle`` is a Puzzle or any form :func:`cpsudoku.parse` reads (a malformed
+        one raises its PuzzleError; :func:`cpsudoku.solve` turns that into a result).
         Conflicting givens give status ``invalid`` (never ``unsolvable``). Every
         solution is checked by :mod:`cpsudoku.verify` before it is returned.
         ``checked=True`` says the caller has already found the givens free of clashes
@@ -119,6 +122,8 @@ class Backend(ABC):
         ``unsolvable``, never into a wrong solution: the verifier still checks each one.
         """
         start = time.perf_counter()
+        if not isinstance(puzzle, Puzzle):  # text or lists: parse errors raise PuzzleError
+            puzzle = as_puzzle(puzzle)
         if time_limit is not None:
             check_time_limit(time_limit)
         late = not checked and self.clash_safe
@@ -154,7 +159,9 @@ class Backend(ABC):
             found.stats,
         )
 
-    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> Count:
+    def count(
+        self, puzzle: PuzzleLike, *, limit: int = 2, time_limit: float | None = None
+    ) -> Count:
         """Count the solutions of ``puzzle``, stopping at ``limit``.
 
         Raises:
@@ -166,7 +173,7 @@ class Backend(ABC):
         if time_limit is not None:
             check_time_limit(time_limit)
         start = time.perf_counter()
-        puzzle.check()
+        puzzle = as_puzzle(puzzle).check()
         found = self.search(puzzle, limit, time_limit)
         self._verified(puzzle, found)
         return Count(
