@@ -235,14 +235,16 @@ def _configure_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
     p.add_argument("--to", required=True, choices=["dimacs", "cpsat"], help="output format")
     _add_box(p)
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of stdout (- is stdout)"
+    )
 
 
 def _run_export(args: argparse.Namespace) -> int:
     from cpsudoku.export import export
 
     text = export(read_puzzle_arg(args.puzzle, args.box), args.to, box=args.box)
-    if args.output:
+    if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
@@ -526,7 +528,10 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, metavar="S", help="reproduce a run (printed when random)")
     p.add_argument(
-        "-o", "--output", metavar="FILE", help=".txt (default: stdout), .csv or .jsonl dataset"
+        "-o",
+        "--output",
+        metavar="FILE",
+        help=".txt, .csv or .jsonl dataset (default, or -: .txt lines on stdout)",
     )
     p.add_argument(
         "--backend",
@@ -562,8 +567,9 @@ def _run_generate(args: argparse.Namespace) -> int:
         backend=args.backend,
         max_attempts=args.attempts,
     )
-    written = write_dataset(items, args.output)
-    where = f" to {args.output}" if args.output else ""
+    output = None if args.output == "-" else args.output  # - is stdout, as in batch
+    written = write_dataset(items, output)
+    where = f" to {output}" if output else ""
     print(
         f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
         f"(box {args.box}, seed {seed}) in {time.perf_counter() - start:.2f} s",

@@ -349,3 +349,21 @@ def test_a_byte_order_mark_is_no_cell(capsys: pytest.CaptureFixture[str], tmp_pa
     code, out, _ = run(capsys, "solve", str(src), "--json")
     assert code == 0
     assert json.loads(out)["status"] == "unique"
+
+
+@pytest.mark.parametrize("command", ["export", "generate"])
+def test_dash_output_is_standard_output(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = {
+        "export": ["export", PUZZLE, "--to", "dimacs"],
+        "generate": ["generate", "--box", "2x2", "--seed", "5"],
+    }[command]
+    code, out, _ = run(capsys, *argv, "-o", "-")
+    assert code == 0
+    assert out.strip()
+    assert not (tmp_path / "-").exists()
