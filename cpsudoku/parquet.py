@@ -128,6 +128,11 @@ def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
     payload: str | bytes
     if kind == "parquet":
         payload = parquet_bytes(rows)
+    elif kind == "jsonl":  # the types of `solve --json`: seconds a number, null for none
+        payload = format_rows(
+            [(*row[:3], row[3] or None, row[4], round(row[5], 6), row[6] or None) for row in rows],
+            kind,
+        )
     else:
         payload = format_rows([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows], kind)
     return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements)

@@ -145,6 +145,10 @@ def test_jsonl_input_and_output(tmp_path: Path) -> None:
     assert [r["status"] for r in rows] == ["unique", "invalid", "unique", "invalid"]
     assert "malformed JSON" in rows[1]["error"]
     assert set(rows[0]) == set(COLUMNS)
+    # The types of `cpsudoku solve --json`: seconds a number, null where there is none.
+    assert isinstance(rows[0]["seconds"], float)
+    assert rows[0]["error"] is None
+    assert rows[1]["solution"] is None
 
 
 @pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zip"])
