@@ -22,12 +22,13 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.backends import DEFAULT_BACKEND, backend_class
+from cpsudoku.backends import DEFAULT_BACKEND, create_backend
+from cpsudoku.backends.base import check_time_limit
 from cpsudoku.batch import SolveOptions, solve_records
 from cpsudoku.cluster import _SOLVE_LOCK, _keep_freed_memory, require_distributed
 from cpsudoku.errors import CpSudokuError
 from cpsudoku.formats import Record
-from cpsudoku.grid import Geometry, parse_box
+from cpsudoku.grid import Geometry, as_geometry
 
 if TYPE_CHECKING:
     import dask.bag
@@ -47,11 +48,15 @@ def _options(
     box: str | Geometry | None,
     presolve: bool,
 ) -> SolveOptions:
-    """Checked solve options: an unknown backend or box fails here, not on a worker."""
-    backend_class(backend.split(":")[0])
-    box_text = box.box_shape if isinstance(box, Geometry) else box
-    if box_text:
-        parse_box(box_text)
+    """Checked solve options: a bad backend, box or time limit fails here, not on a worker.
+
+    A backend is made and closed at once, so its variants are checked too.
+    """
+    create_backend(backend).close()
+    shape = as_geometry(box)
+    if time_limit is not None:
+        check_time_limit(time_limit)
+    box_text = shape.box_shape if shape else None
     return SolveOptions(backend, unique, time_limit, box_text, presolve=presolve)
 
 
@@ -60,6 +65,11 @@ def _record(i: int, value: object, solution: object = None) -> Record:
     expected = solution if isinstance(solution, str) and solution else None
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return Record(i, "", expected, _MISSING)
+    if isinstance(value, bytes):  # text read in binary mode, as parse takes it
+        try:
+            return Record(i, value.decode("utf-8"), expected)
+        except UnicodeDecodeError as exc:
+            return Record(i, "", expected, f"undecodable bytes at byte {exc.start + 1}")
     return Record(i, value if isinstance(value, str) else str(value), expected)
 
 

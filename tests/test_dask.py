@@ -105,6 +105,19 @@ def test_mistakes_are_caught_before_any_work(tmp_path: Path) -> None:
         solve_dataframe(frame, "puzzle")
     with pytest.raises(UnknownBackendError):
         solve_dataframe(frame, "p", backend="nope")
+    bag = db.from_sequence(["a"], npartitions=1)
+    for spec in ("sat:nope", 5):  # a bad variant, or no text at all
+        with pytest.raises(UnknownBackendError):
+            solve_bag(bag, backend=spec)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NaN"):
+        solve_bag(bag, time_limit=float("nan"))
+
+
+def test_a_bag_of_bytes_is_read_as_text(client: distributed.Client) -> None:
+    bag = db.from_sequence([EASY[0].encode(), b"\xff\xfe"], npartitions=1)
+    items = client.compute(solve_bag(bag, backend=FAST)).result()
+    assert [item["status"] for item in items] == ["unique", "invalid"]
+    assert "undecodable" in items[1]["error"]
 
 
 def test_dashboard_address_is_announced(
