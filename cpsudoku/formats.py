@@ -40,7 +40,7 @@ from cpsudoku.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
-from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size
+from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry, geometry_for_size
 
 #: What :func:`parse` accepts.
 PuzzleLike = Union[str, Puzzle, Sequence[Sequence[object]], Sequence[int]]  # noqa: UP007
@@ -260,7 +260,9 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
             if min(values) >= 0 and max(values) <= g.n:
                 return Puzzle(g, tuple(values))
     lines = text.splitlines()
+    drawn = None
     if len(lines) > 1:
+        drawn = _drawn_box(lines) if geom is None else None
         lines = _content_lines(lines, geom)
     # Keep (line, column) of every symbol so errors point into the input.
     symbols: list[str] = []
@@ -271,6 +273,8 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
                 symbols.append(ch)
                 where.append((ln, col))
     g = _geometry_for_length(len(symbols), geom, "cells")
+    if drawn and drawn[0] * drawn[1] == g.n and drawn != (g.box_rows, g.box_cols):
+        g = geometry(*drawn)  # the boxes the grid draws, e.g. 3x2 rather than 2x3
     n = g.n
     values = []
     for i, ch in enumerate(symbols):
@@ -296,6 +300,35 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
             )
         values.append(v)
     return Puzzle(g, tuple(values))
+
+
+def _drawn_box(lines: list[str]) -> tuple[int, int] | None:
+    """The box shape a grid drawn with box lines shows, as :func:`to_grid` draws it.
+
+    Box columns: the cells before the first ``|`` of the first row. Box rows: the rows
+    above the first rule line, one with a ``+`` (or, in a grid without ``|``, one of
+    dashes wider than a row: a line of as many dashes as a row has cells may be a row
+    of empty cells). Either alone gives the other through the side, which the caller
+    checks; None when the drawing shows neither.
+    """
+    rows = [line for line in lines if not _LAYOUT_LINE.match(line)]
+    if not rows:
+        return None
+    side = _symbol_count(rows[0])
+    cols = _symbol_count(rows[0].split("|")[0]) if "|" in rows[0] else 0
+
+    def is_rule(line: str) -> bool:
+        if not _LAYOUT_LINE.match(line):
+            return False
+        return "+" in line or (not cols and line.count("-") > side)
+
+    rule = next((i for i, line in enumerate(lines) if is_rule(line)), -1)
+    box_rows = sum(not _LAYOUT_LINE.match(line) for line in lines[:rule]) if rule > 0 else 0
+    if cols and not box_rows and side % cols == 0:
+        box_rows = side // cols
+    if box_rows and not cols and side % box_rows == 0:
+        cols = side // box_rows
+    return (box_rows, cols) if box_rows and cols else None
 
 
 def _content_lines(lines: list[str], geom: Geometry | None) -> list[str]:

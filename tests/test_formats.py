@@ -1,3 +1,5 @@
+import random
+
 import pytest
 
 from cpsudoku.errors import (
@@ -280,3 +282,14 @@ def test_comment_lines_are_ignored() -> None:
     )
     with pytest.raises(UnknownSymbolError, match="'#'"):
         parse(LINE[:40] + "#" + LINE[41:])  # not a comment: a symbol in a puzzle line
+
+
+@pytest.mark.parametrize("shape", [(r, c) for r in range(1, 6) for c in range(1, 6)])
+def test_a_drawn_grid_parses_back_with_its_own_boxes(shape: tuple[int, int]) -> None:
+    """to_grid draws the boxes, and parse reads their shape back: a 3x2-box 6x6 grid
+    stays 3x2, not the 2x3 a bare 36 cells would give."""
+    g = geometry(*shape)
+    rng = random.Random(sum(shape))
+    cells = tuple(rng.choice([0, 0, 0, *range(1, g.n + 1)]) for _ in range(g.cells))
+    p = Puzzle(g, cells)
+    assert parse(to_grid(p), check=False) == p
