@@ -173,16 +173,24 @@ def select_datasets(names: Sequence[str] | None, manifest: Sequence[Dataset]) ->
     if not names:
         return [d for d in manifest if d.default]
     by_name = {d.name: d for d in manifest}
-    out = []
+    out: list[Dataset] = []
     for name in names:
         if name in by_name:
-            out.append(by_name[name])
+            chosen = by_name[name]
         elif Path(name).is_file():
-            out.append(Dataset(Path(name).stem, Path(name), "file"))
+            chosen = Dataset(Path(name).stem, Path(name), "file")
         else:
             raise BenchError(
                 f"unknown dataset {name!r}: not a file, and not one of: {', '.join(by_name)}"
             )
+        if any(d.name == chosen.name for d in out):
+            # Rows and report sections are keyed by the name: two sets under one name
+            # would be measured and summed as one.
+            raise BenchError(
+                f"two datasets named {chosen.name!r} ({name!r} and one before it): "
+                "name each set once, and rename files that share a name"
+            )
+        out.append(chosen)
     return out
 
 

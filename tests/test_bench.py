@@ -7,6 +7,7 @@ import pytest
 from conftest import DATA
 
 from cpsudoku.bench import (
+    BenchError,
     Measurement,
     _disagreement,
     find_manifest,
@@ -26,6 +27,20 @@ def test_manifest_lists_bundled_files_easy_to_hardest() -> None:
         assert ds.puzzles(3), ds.name
     band = next(d for d in manifest if d.name == "kaggle3m_6-8")
     assert len(band.puzzles()) > 100
+
+
+def test_two_datasets_under_one_name_are_an_error(tmp_path: Path) -> None:
+    """Rows and report sections are keyed by name: two sets under one would merge."""
+    (tmp_path / "other").mkdir()
+    for path in (tmp_path / "t3.txt", tmp_path / "other" / "t3.txt"):
+        path.write_text("1.343..2.3..2..3\n")
+    manifest = load_manifest(find_manifest())
+    for names in (
+        [str(tmp_path / "t3.txt"), str(tmp_path / "other" / "t3.txt")],
+        ["clue17", "clue17"],
+    ):
+        with pytest.raises(BenchError, match="two datasets named"):
+            select_datasets(names, manifest)
 
 
 def test_unknown_dataset_is_an_error() -> None:
