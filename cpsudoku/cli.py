@@ -690,6 +690,11 @@ def _error(args: argparse.Namespace | None, message: str) -> int:
                     }
                 )
             )
+        elif args.command == "rate":  # the keys of a rating, as for a puzzle that rates
+            keys = ("puzzle", "status", "grade", "score", "hardest", "techniques", "trials")
+            record: dict[str, object] = dict.fromkeys((*keys, "depth", "chain", "solution"))
+            record.update(status="invalid", error=message)
+            print(json.dumps(record))
         else:
             print(
                 json.dumps(

@@ -367,3 +367,15 @@ def test_dash_output_is_standard_output(
     assert code == 0
     assert out.strip()
     assert not (tmp_path / "-").exists()
+
+
+def test_rate_json_keeps_its_keys_for_invalid_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rate", "1.343..2.3..2..3", "--json")
+    assert code == 0
+    good = json.loads(out)
+    code, out, _ = run(capsys, "rate", "11.3..2.3..2..3.", "--json")
+    assert code == 2
+    bad = json.loads(out)
+    assert list(bad) == list(good)
+    assert bad["status"] == "invalid"
+    assert "appears twice" in bad["error"]
