@@ -259,3 +259,45 @@ def test_cli_generate_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["generate", "--box", "3y3"]) == 2
     assert main(["generate", "--clues", "12", "--attempts", "1", "--seed", "1"]) == 2
     assert "with 12 clues" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- bounded grid fills
+
+
+def _bounded_fill(monkeypatch: pytest.MonkeyPatch, limit: int, fail: bool = False) -> list[int]:
+    """Count calls of the randomized fill and stop a test that would restart without bound.
+
+    With ``fail`` every fill reports hitting its node cap. Returns the call counter.
+    """
+    import cpsudoku.generate as gen
+
+    real = gen._fill
+    calls = [0]
+
+    def fill(g: Geometry, rng: random.Random) -> list[int] | None:
+        calls[0] += 1
+        if calls[0] > limit:
+            raise AssertionError(f"the fill restarted more than {limit} times")
+        return None if fail else real(g, rng)
+
+    monkeypatch.setattr(gen, "_fill", fill)
+    return calls
+
+
+@pytest.mark.parametrize("box", ["6x6", "40x1", "5x6"])
+def test_big_grids_end_valid_and_reproducible(box: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _bounded_fill(monkeypatch, 10)
+    grid = generate_grid(box, seed=1)
+    assert_valid_grid(grid)
+    assert grid.geometry.box_shape == box
+    assert generate_grid(box, seed=1) == grid
+    assert generate_grid(box, seed=2) != grid
+
+
+def test_a_fill_that_keeps_stalling_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _bounded_fill(monkeypatch, 1000, fail=True)
+    for box in ("3x3", "2x3", "3x2"):
+        grid = generate_grid(box, seed=4)
+        assert_valid_grid(grid)
+        assert generate_grid(box, seed=4) == grid
+    assert 0 < calls[0] <= 600
