@@ -39,7 +39,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+import secrets
+import shutil
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -511,6 +515,11 @@ def write_dataset(
     header ``puzzle,solution`` (plus ``grade,score`` when rated); ``.jsonl``: one
     object per line with the same keys. Returns the number of puzzles written.
 
+    A file is written as the puzzles come, into a temporary file next to it that
+    replaces ``path`` only when every puzzle was written: a failed or interrupted run
+    (say a :class:`GenerationError`) leaves an existing file as it was. A path that is
+    not a regular file (a pipe, a device) is written directly.
+
     Raises:
         ValueError: an unknown suffix.
     """
@@ -521,8 +530,41 @@ def write_dataset(
         )
     if path is None:
         return _write(items, suffix, stream or sys.stdout)
-    with Path(path).open("w", encoding="utf-8", newline="") as fh:
-        return _write(items, suffix, fh)
+    target = Path(os.path.realpath(path))  # through a symlink: keep the link
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with target.open("w", encoding="utf-8", newline="") as fh:
+            return _write(items, suffix, fh)
+    temp, out = _open_temporary(target, path)
+    try:
+        with out:
+            written = _write(items, suffix, out)
+        if mode is not None:
+            shutil.copymode(target, temp)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def _open_temporary(target: Path, path: str | Path) -> tuple[Path, TextIO]:
+    """A new hidden file next to ``target``, open for writing, and its path.
+
+    Created with mode ``x`` (so the umask applies, as for a plain open) under a random
+    name. An error names ``path``, the file asked for, not the temporary one.
+    """
+    while True:
+        temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return temp, temp.open("x", encoding="utf-8", newline="")
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
 def _write(

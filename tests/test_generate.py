@@ -8,6 +8,7 @@ import io
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -301,3 +302,43 @@ def test_a_fill_that_keeps_stalling_falls_back(monkeypatch: pytest.MonkeyPatch) 
         assert_valid_grid(grid)
         assert generate_grid(box, seed=4) == grid
     assert 0 < calls[0] <= 600
+
+
+# ----------------------------------------------------------------- failed runs keep files
+
+
+def test_cli_failed_generate_leaves_an_existing_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "keep.csv").write_text("keep\n")
+    argv = ["generate", "--count", "3", "--clues", "17", "--attempts", "1", "--seed", "5"]
+    assert main([*argv, "-o", "keep.csv"]) == 2
+    assert "with 17 clues" in capsys.readouterr().err
+    assert (tmp_path / "keep.csv").read_text() == "keep\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.csv"]
+
+
+def test_write_dataset_replaces_a_file_only_when_all_is_written(tmp_path: Path) -> None:
+    items = list(generate_puzzles(2, "2x2", seed=1))
+    path = tmp_path / "out.jsonl"
+    path.write_text("old\n")
+    path.chmod(0o640)
+
+    def failing() -> Iterator[GeneratedPuzzle]:
+        yield items[0]  # written to the temporary file, then the run fails
+        raise GenerationError("target not reached")
+
+    with pytest.raises(GenerationError):
+        write_dataset(failing(), path)
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    assert write_dataset(iter(items), path) == 2
+    assert [json.loads(line)["puzzle"] for line in path.read_text().splitlines()] == [
+        str(i.puzzle) for i in items
+    ]
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    with pytest.raises(FileNotFoundError) as info:
+        write_dataset(items, tmp_path / "missing" / "out.txt")
+    assert info.value.filename == str(tmp_path / "missing" / "out.txt")
