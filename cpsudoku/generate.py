@@ -390,6 +390,37 @@ def _resolve_backend(backend: str | Backend | None, g: Geometry) -> Backend:
     return get_backend(backend or checker_backend(g))
 
 
+def _check_targets(
+    g: Geometry,
+    clues: int | None,
+    symmetry: Symmetry | str,
+    difficulty: Grade | str | None,
+    max_attempts: int,
+) -> tuple[Symmetry, Grade | None]:
+    """The symmetry and grade asked for; ValueError for a target no attempt can reach.
+
+    Checked before any grid is made, so an impossible request fails at once instead of
+    after every attempt. A clue count is impossible outside ``0..cells``, and when it
+    is odd under a symmetry that pairs every cell with another: clues are removed a
+    whole orbit at a time, so without a one-cell orbit the count stays even. That is
+    the case on even sides for both symmetries (rotational: no center cell; mirror: no
+    middle column); on odd sides the center cell, or the middle column, makes any
+    count possible.
+    """
+    sym = Symmetry(symmetry)
+    grade = None if difficulty is None else Grade(difficulty)
+    if clues is not None and not 0 <= clues <= g.cells:
+        raise ValueError(f"a {g} puzzle has 0..{g.cells} clues, not {clues}")
+    if clues is not None and clues % 2 and all(len(o) == 2 for o in orbits(g, sym)):
+        raise ValueError(
+            f"with {sym} symmetry on a {g.n}x{g.n} grid every clue has a partner, "
+            f"so the clue count must be even, not {clues}"
+        )
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    return sym, grade
+
+
 def generate_puzzle(
     box: str | Geometry = "3x3",
     *,
@@ -417,15 +448,11 @@ def generate_puzzle(
 
     Raises:
         GenerationError: the clue count or difficulty was not reached in time.
-        ValueError: an impossible argument (clues out of range, unknown grade).
+        ValueError: an impossible argument (clues out of range, an odd clue count under
+            a symmetry that pairs every cell, unknown grade).
     """
     g = _geometry(box)
-    sym = Symmetry(symmetry)
-    grade = None if difficulty is None else Grade(difficulty)
-    if clues is not None and not 0 <= clues <= g.cells:
-        raise ValueError(f"a {g} puzzle has 0..{g.cells} clues, not {clues}")
-    if max_attempts < 1:
-        raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    sym, grade = _check_targets(g, clues, symmetry, difficulty, max_attempts)
     random_ = _rng(seed, rng)
     remover = _Remover(g, _resolve_backend(backend, g))
     cell_orbits = orbits(g, sym)
@@ -474,27 +501,34 @@ def generate_puzzles(
     """``count`` puzzles, lazily; the same seed gives the same sequence.
 
     Takes the arguments of :func:`generate_puzzle`; one random generator seeded with
-    ``seed`` drives the whole sequence.
+    ``seed`` drives the whole sequence. Arguments are checked at the call (a
+    ValueError for an impossible target), the puzzles are made as they are asked for.
 
     >>> [str(p.puzzle) for p in generate_puzzles(2, "2x2", seed=1)] == [
     ...     str(p.puzzle) for p in generate_puzzles(2, "2x2", seed=1)
     ... ]
     True
     """
+    g = _geometry(box)
     if count < 0:
         raise ValueError(f"count must be 0 or more, got {count}")
-    random_ = random.Random(seed)
-    engine = _resolve_backend(backend, _geometry(box))
-    for _ in range(count):
-        yield generate_puzzle(
-            box,
-            clues=clues,
-            symmetry=symmetry,
-            difficulty=difficulty,
-            rng=random_,
-            backend=engine,
-            max_attempts=max_attempts,
-        )
+    _check_targets(g, clues, symmetry, difficulty, max_attempts)  # at once, not lazily
+
+    def puzzles() -> Iterator[GeneratedPuzzle]:
+        random_ = random.Random(seed)
+        engine = _resolve_backend(backend, g)
+        for _ in range(count):
+            yield generate_puzzle(
+                g,
+                clues=clues,
+                symmetry=symmetry,
+                difficulty=difficulty,
+                rng=random_,
+                backend=engine,
+                max_attempts=max_attempts,
+            )
+
+    return puzzles()
 
 
 # --------------------------------------------------------------------------- writing

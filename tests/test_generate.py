@@ -342,3 +342,47 @@ def test_write_dataset_replaces_a_file_only_when_all_is_written(tmp_path: Path) 
     with pytest.raises(FileNotFoundError) as info:
         write_dataset(items, tmp_path / "missing" / "out.txt")
     assert info.value.filename == str(tmp_path / "missing" / "out.txt")
+
+
+# ----------------------------------------------------------------- impossible symmetric targets
+
+
+@pytest.mark.parametrize("symmetry", [Symmetry.ROTATIONAL, Symmetry.MIRROR])
+@pytest.mark.parametrize("box", ["2x2", "2x3", "4x4"])
+def test_odd_clues_on_even_sides_under_symmetry_are_rejected_at_once(
+    symmetry: Symmetry, box: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cpsudoku.generate as gen
+
+    def no_grids(g: Geometry, rng: random.Random) -> Puzzle:
+        raise AssertionError("a grid was made for an impossible target")
+
+    monkeypatch.setattr(gen, "random_grid", no_grids)
+    n = geometry(*map(int, box.split("x"))).n
+    message = f"{symmetry} symmetry on a {n}x{n} grid every clue has a partner"
+    with pytest.raises(ValueError, match=message):
+        generate_puzzle(box, clues=5, symmetry=symmetry, seed=1)
+    with pytest.raises(ValueError, match="clue count must be even, not 5"):
+        generate_puzzles(2, box, clues=5, symmetry=symmetry, seed=1)  # at the call
+
+
+@pytest.mark.parametrize("symmetry", list(Symmetry))
+def test_odd_clues_on_odd_sides_are_allowed(symmetry: Symmetry) -> None:
+    # The center cell (rotational) or the middle column (mirror) are one-cell orbits.
+    item = generate_puzzle("3x3", clues=35, symmetry=symmetry, seed=2)
+    assert item.puzzle.givens == 35
+    cells = item.puzzle.cells
+    assert all(len({bool(cells[i]) for i in orbit}) == 1 for orbit in orbits(G9, symmetry))
+    assert generate_puzzle("2x2", clues=6, symmetry=symmetry, seed=2).puzzle.givens == 6
+    assert generate_puzzle("2x2", clues=5, seed=2).puzzle.givens == 5
+
+
+def test_cli_rejects_odd_clues_under_symmetry_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["generate", "--box", "2x2", "--clues", "7", "--symmetry", "rotational"]
+    assert main([*argv, "-o", str(tmp_path / "out.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "rotational symmetry on a 4x4 grid every clue has a partner" in err
+    assert "attempts" not in err
+    assert list(tmp_path.iterdir()) == []
