@@ -29,7 +29,7 @@ from typing import IO, Any, TypeVar
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.backends.base import check_time_limit
 from cpsudoku.errors import CpSudokuError, PuzzleError
-from cpsudoku.formats import COLUMNS, PuzzleLike, Record, format_rows, output_kind, parse
+from cpsudoku.formats import COLUMNS, PuzzleLike, Record, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size, parse_box
 from cpsudoku.result import Result, Status
 from cpsudoku.verify import is_solution
@@ -542,9 +542,6 @@ class _RowWriter:
             self._own = True
         if self.kind == "csv" and not append:
             self.put(",".join(COLUMNS) + "\n")
-
-    def write(self, rows: Sequence[Sequence[object]]) -> None:
-        self.put(format_rows(rows, self.kind))
 
     def put(self, text: str) -> None:
         """Write ``text`` and flush it, naming the output in any error."""
