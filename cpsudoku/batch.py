@@ -58,14 +58,44 @@ class SolveOptions:
 
 @dataclass(slots=True)
 class Summary:
-    """Counts of a batch run, for the progress bar and the closing line."""
+    """Counts of a batch run, for the progress bar, the closing line and the exit code.
+
+    Attributes:
+        statuses: rows written by this run, per status.
+        mismatches: of those, rows that differ from the input's solution column.
+        disagreements: of those, rows where the cross-checking backend disagreed.
+        records: rows written by this run.
+        resumed: rows kept from an earlier run (``--resume``), which this run did not
+            solve again.
+        kept: those kept rows per status, and ``kept_flags`` their mismatches and
+            disagreements: the exit code speaks of the whole output.
+        seconds: wall time of the run.
+    """
 
     statuses: Counter[str] = field(default_factory=Counter)
     mismatches: int = 0
     disagreements: int = 0
     records: int = 0
     resumed: int = 0
+    kept: Counter[str] = field(default_factory=Counter)
+    kept_flags: int = 0
     seconds: float = 0.0
+
+    def note_kept(self, status: str, error: str | None) -> None:
+        """Count one row kept from an earlier run."""
+        self.resumed += 1
+        self.kept[status] += 1
+        if error and ("input's solution column" in error or "disagreement:" in error):
+            self.kept_flags += 1
+
+    def total(self, status: str) -> int:
+        """Rows of ``status`` in the whole output: written now or kept."""
+        return self.statuses[status] + self.kept[status]
+
+    @property
+    def flagged(self) -> int:
+        """Rows in the whole output that differ from the input or between backends."""
+        return self.mismatches + self.disagreements + self.kept_flags
 
     def line(self) -> str:
         """The one-line summary printed at the end of a run."""
@@ -76,7 +106,8 @@ class Summary:
             f"{counts or 'none'}"
         )
         if self.resumed:
-            text += f"; {self.resumed:,} kept from the previous run"
+            kept = ", ".join(f"{n:,} {s}" for s, n in sorted(self.kept.items()))
+            text += f"; {self.resumed:,} kept from the previous run ({kept})"
         if self.mismatches:
             text += f"; {self.mismatches:,} differ from the input's solution column"
         if self.disagreements:
@@ -462,65 +493,135 @@ def solve_many(
 def resume_point(path: str, kind: str) -> int:
     """Keep the complete rows of an earlier run's output; return how many there are.
 
-    Rows are checked one by one (whole line, right field count, consecutive index);
-    the file is truncated after the last good row, so a line cut by a crash is gone.
+    Rows are checked one by one (whole, right field count, consecutive index); the
+    file is truncated after the last good row, so a row cut by a crash is gone. CSV
+    rows are parsed as CSV records (a quoted field may hold line breaks), JSONL rows
+    are lines.
 
     Raises:
         CpSudokuError: the file does not start as a batch output does (the header for
             CSV, row 0 for JSONL, or the start of either cut short): it is some other
             file, and truncating it would destroy it.
     """
-    kept = 0
-    good_end = 0
-    header = ",".join(COLUMNS) + "\n"
     with open(path, "r+b") as fh:
-        for raw in fh:
-            text = raw.decode("utf-8", "replace")
-            if good_end == 0 and not _starts_output(text, kind, header):
-                raise CpSudokuError(
-                    f"cannot resume into {path}: it does not start as a batch output of "
-                    f"{kind.upper()} rows does, so it is left untouched; name a new output "
-                    "or drop --resume"
-                )
-            if not raw.endswith(b"\n"):
-                break
-            if kind == "csv" and good_end == 0 and text == header:
-                good_end += len(raw)
-                continue
-            if not _row_ok(text, kind, kept):
+        rows = _csv_rows(fh) if kind == "csv" else _jsonl_rows(fh)
+        kept = good_end = 0
+        first = True
+        for fields, end, complete in rows:
+            if first:
+                first = False
+                if not _starts_output(fields, kind, complete):
+                    raise CpSudokuError(
+                        f"cannot resume into {path}: it does not start as a batch output of "
+                        f"{kind.upper()} rows does, so it is left untouched; name a new output "
+                        "or drop --resume"
+                    )
+                if kind == "csv":
+                    if not complete:
+                        break
+                    good_end = end  # the header
+                    continue
+            if not complete or not _row_ok(fields, kind, kept):
                 break
             kept += 1
-            good_end += len(raw)
+            good_end = end
         fh.truncate(good_end)
     return kept
 
 
-def _starts_output(first: str, kind: str, header: str) -> bool:
-    """Whether ``first``, the first line of a file, is how a batch output starts."""
+#: A parsed output row: its fields (a list for CSV, a dict for JSONL, None when it
+#: does not parse), the byte offset where it ends, and whether it ends in a newline.
+_Parsed = tuple[Any, int, bool]
+
+
+def _csv_rows(fh: IO[bytes]) -> Iterator[_Parsed]:
+    """The CSV records of ``fh``, each with the byte offset of its end."""
+    consumed = 0
+    whole = True
+
+    def lines() -> Iterator[str]:
+        nonlocal consumed, whole
+        for raw in fh:
+            consumed += len(raw)
+            whole = raw.endswith(b"\n")
+            yield raw.decode("utf-8", "replace")
+
+    reader = csv.reader(lines(), strict=True)
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:  # a row cut short inside quotes, or not CSV at all
+            yield None, consumed, False
+            return
+        yield fields, consumed, whole
+
+
+def _jsonl_rows(fh: IO[bytes]) -> Iterator[_Parsed]:
+    """The JSON lines of ``fh``, each with the byte offset of its end."""
+    consumed = 0
+    for raw in fh:
+        consumed += len(raw)
+        try:
+            row = json.loads(raw)
+        except ValueError:
+            row = None
+        yield row, consumed, raw.endswith(b"\n")
+
+
+def _starts_output(first: Any, kind: str, complete: bool) -> bool:
+    """Whether ``first``, the first row of a file, is how a batch output starts.
+
+    That is the header for CSV (or its start, cut short by a crash), row 0 for JSONL
+    (or a line cut short that a row 0 may have started).
+    """
     if kind == "csv":
-        return header.startswith(first)  # the header, or its start cut short
-    return _row_ok(first, kind, 0) or (not first.endswith("\n") and first.startswith('{"index": 0'))
+        if first is None:
+            return False
+        header = list(COLUMNS)
+        if complete:
+            return bool(first == header)
+        return len(first) <= len(header) and header[: len(first)][:-1] == first[:-1]
+    return _row_ok(first, kind, 0) or not complete
 
 
-def kept_puzzles(path: str, kind: str, kept: int) -> Iterator[str]:
-    """The puzzle column of the first ``kept`` rows of a CSV or JSONL output."""
+def kept_rows(path: str, kind: str, kept: int) -> Iterator[tuple[str, str, str | None]]:
+    """Puzzle, status and error of the first ``kept`` rows of a CSV or JSONL output."""
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
-        rows = csv.reader(fh) if kind == "csv" else (json.loads(line) for line in fh)
         if kind == "csv":
+            rows = csv.reader(fh)
             next(rows, None)  # the header
-        for row in islice(rows, kept):
-            yield row[1] if kind == "csv" else row["puzzle"]  # type: ignore[index]
+            for row in islice(rows, kept):
+                yield row[1], row[2], row[6] or None
+        else:
+            for line in islice(fh, kept):
+                row = json.loads(line)
+                yield row["puzzle"], row["status"], row["error"]
 
 
-def _row_ok(text: str, kind: str, index: int) -> bool:
-    try:
-        if kind == "jsonl":
-            row = json.loads(text)
-            return isinstance(row, dict) and row.get("index") == index and set(row) == set(COLUMNS)
-        fields = next(csv.reader([text]))
-        return len(fields) == len(COLUMNS) and fields[0] == str(index)
-    except (ValueError, StopIteration):
-        return False
+def old_rows(path: str, kind: str, kept: int) -> Iterator[bytes]:
+    """The first ``kept`` rows of a CSV or JSONL output as their bytes, header skipped."""
+    with open(path, "rb") as parsed, open(path, "rb") as raw:
+        rows = _csv_rows(parsed) if kind == "csv" else _jsonl_rows(parsed)
+        done = 0
+        if kind == "csv":
+            _fields, done, _complete = next(rows)
+            raw.seek(done)
+        for _fields, end, _complete in islice(rows, kept):
+            yield raw.read(end - done)
+            done = end
+
+
+def _row_ok(fields: Any, kind: str, index: int) -> bool:
+    """Whether a parsed row is the output row numbered ``index``."""
+    if kind == "jsonl":
+        return (
+            isinstance(fields, dict)
+            and fields.get("index") == index
+            and set(fields) == set(COLUMNS)
+        )
+    return isinstance(fields, list) and len(fields) == len(COLUMNS) and fields[0] == str(index)
 
 
 class _RowWriter:
@@ -530,8 +631,8 @@ class _RowWriter:
     output, so it is never taken for a problem with the input.
     """
 
-    def __init__(self, path: str, append: bool) -> None:
-        self.kind = output_kind(path)
+    def __init__(self, path: str, append: bool, kind: str | None = None) -> None:
+        self.kind = kind or output_kind(path)
         self.name = "standard output" if path == "-" else path
         self.stream: IO[str]
         if path == "-":
@@ -604,6 +705,7 @@ def run_batch(
     *,
     jobs: int | None = None,
     resume: bool = False,
+    retry_timeouts: bool = False,
     progress: bool = False,
     total: int | None = None,
     chunk_size: int | None = None,
@@ -611,17 +713,26 @@ def run_batch(
     """Solve ``records`` and write one row per record to ``output``, in input order.
 
     The output is CSV, JSONL or (for a name ending in ``.parquet``) a folder of Parquet
-    files, one per chunk; see :class:`cpsudoku.parquet.BatchOutput`.
+    files, one per chunk; see :class:`cpsudoku.parquet.BatchOutput`, which also says
+    what ``resume`` and ``retry_timeouts`` keep and redo.
     """
     from cpsudoku.parquet import BatchOutput
 
     summary = Summary()
     start = time.perf_counter()
-    out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
+    out = BatchOutput(
+        output,
+        summary,
+        resume=resume,
+        retry_timeouts=retry_timeouts,
+        progress=progress,
+        total=total,
+    )
     try:
-        work = partial(solve_and_encode, kind=out.kind)
+        work = partial(solve_and_encode, kind=out.encoding)
         for _chunk, encoded in run_chunks(out.rest(records), work, options, jobs, chunk_size):
             out.write_encoded(encoded)
+        out.finish()
     finally:
         out.close()
         summary.seconds = time.perf_counter() - start

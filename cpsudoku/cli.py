@@ -4,7 +4,10 @@
 directly; :func:`entrypoint` wraps it for the console script.
 
 Exit codes: 0 a solution was found (or the command succeeded); 1 proven unsolvable;
-2 invalid input or usage; 3 time limit reached.
+2 invalid input or usage; 3 time limit reached. ``batch`` speaks of its records:
+0 every record decided (unique, multiple, solved or unsolvable), 3 some timed out,
+4 some invalid, 5 some disagree with the input's solution column or with
+``--verify-with`` (the highest that applies).
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ if TYPE_CHECKING:
     from cpsudoku.batch import SolveOptions, Summary
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
+
+#: ``batch`` only: some records were invalid; some rows disagree with the input's
+#: solution column or with the cross-checking backend.
+EXIT_SOME_INVALID, EXIT_DISAGREEMENT = 4, 5
 
 _EXIT_FOR_STATUS = {
     Status.UNIQUE: EXIT_OK,
@@ -276,6 +283,12 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="keep the complete rows of OUTPUT, solve the rest"
     )
     p.add_argument(
+        "--retry-timeouts",
+        action="store_true",
+        help="as --resume, and solve OUTPUT's timeout rows again (give a bigger --time-limit); "
+        "they are replaced in place, every other row is kept as it is",
+    )
+    p.add_argument(
         "--verify-with",
         metavar="BACKEND",
         help="also solve every record with BACKEND; disagreements go to the error column",
@@ -336,6 +349,7 @@ def _run_on_cluster(
             workers=args.jobs or None,
             partition_size=args.partition_size or args.chunk_size,
             resume=args.resume,
+            retry_timeouts=args.retry_timeouts,
             progress=progress,
             total=total,
             log=None if args.quiet else log,
@@ -405,6 +419,7 @@ def _run_batch(args: argparse.Namespace) -> int:
                 options,
                 jobs=args.jobs or None,
                 resume=args.resume,
+                retry_timeouts=args.retry_timeouts,
                 progress=interactive,
                 total=total,
                 chunk_size=args.partition_size or args.chunk_size,
@@ -417,6 +432,23 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.input}: {exc}") from None
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
+    return batch_exit_code(summary)
+
+
+def batch_exit_code(summary: Summary) -> int:
+    """The exit code of a batch run: the most serious of its rows' outcomes.
+
+    5 when a row disagrees with the input's solution column or with ``--verify-with``,
+    else 4 when a record was invalid, else 3 when one timed out, else 0: every record
+    was decided (``unique``, ``multiple``, ``solved`` or ``unsolvable``). Rows kept by
+    ``--resume`` count too: the code speaks of the whole output.
+    """
+    if summary.flagged:
+        return EXIT_DISAGREEMENT
+    if summary.total(Status.INVALID.value):
+        return EXIT_SOME_INVALID
+    if summary.total(Status.TIMEOUT.value):
+        return EXIT_TIMEOUT
     return EXIT_OK
 
 
@@ -665,7 +697,9 @@ def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
         prog=prog,
         description="Solve, count, batch-solve and benchmark Sudoku puzzles of any box "
         "shape with SAT, CP-SAT and backtracking engines.",
-        epilog="Exit codes: 0 solved, 1 unsolvable, 2 invalid input or usage, 3 timeout.",
+        epilog="Exit codes: 0 solved, 1 unsolvable, 2 invalid input or usage, 3 timeout; "
+        "batch: 0 every record decided, 3 some timed out, 4 some invalid, 5 some disagree "
+        "with the input's solutions or with --verify-with.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -555,6 +555,7 @@ def run_cluster_batch(
     workers: int | None = None,
     partition_size: int | None = None,
     resume: bool = False,
+    retry_timeouts: bool = False,
     progress: bool = False,
     total: int | None = None,
     log: Callable[[str], None] | None = None,
@@ -571,6 +572,7 @@ def run_cluster_batch(
         partition_size: records per partition (default: adaptive, from the measured
             per-task overhead).
         resume: keep the complete rows (or Parquet parts) of an earlier run.
+        retry_timeouts: solve the kept ``timeout`` rows again, in place.
         progress: show the progress bar on stderr.
         total: records expected, for the progress bar.
         log: called with one-line notices (the dashboard's address).
@@ -590,17 +592,25 @@ def run_cluster_batch(
         summary.dashboard = dashboard_address(client)
         if log is not None and summary.dashboard:
             log(f"Dask dashboard at {summary.dashboard}")
-        out = BatchOutput(output, summary, resume=resume, progress=progress, total=total)
+        out = BatchOutput(
+            output,
+            summary,
+            resume=resume,
+            retry_timeouts=retry_timeouts,
+            progress=progress,
+            total=total,
+        )
         try:
             for block in solve_on_cluster(
                 client,
                 out.rest(records),
                 options,
-                kind=out.kind,
+                kind=out.encoding,
                 partition_size=partition_size,
                 summary=summary,
             ):
                 out.write_encoded(block)
+            out.finish()
         finally:
             out.close()
             summary.seconds = time.perf_counter() - start

@@ -19,6 +19,7 @@ comment, as in a ``.txt`` dataset.
 from __future__ import annotations
 
 import ast
+import codecs
 import csv
 import importlib
 import io
@@ -31,6 +32,7 @@ from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
+from itertools import chain
 from typing import BinaryIO, NamedTuple, Union
 
 from cpsudoku.errors import (
@@ -61,7 +63,6 @@ _LAYOUT_CHARS = re.compile(r"[\s|+]")
 _DASH_ROW = re.compile(r"^[\s|]*-[\s|-]*$")
 _INT_TOKEN = re.compile(r"^\d+$")
 _NAME = re.compile(r"^[^\W\d][\w ]*$")
-_BOM = b"\xef\xbb\xbf"
 _SPLIT = re.compile(r"[\s,;]+")
 _SEPARATORS = re.compile(r"[,;]")
 
@@ -586,22 +587,81 @@ def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
         yield stream, dataset_kind(path)
 
 
-def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int]]:
-    """Physical lines as ``(bytes, length)``; an over-long line yields ``(b"", length)``.
+#: Bytes read at a time by the dataset readers.
+_BLOCK = 1 << 16
 
-    Lines are read with a length cap, so one giant line never sits in memory whole.
+#: Byte-order marks, longest first (the UTF-32 LE mark starts with the UTF-16 LE one).
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+def _blocks(stream: BinaryIO) -> Iterator[bytes]:
+    """The stream's bytes in blocks, as UTF-8: a byte-order mark decides the encoding.
+
+    A UTF-8 mark is dropped (spreadsheet exports write one); text marked as UTF-16 or
+    UTF-32 (Windows editors save "Unicode" so) is decoded and re-encoded as UTF-8,
+    undecodable units becoming U+FFFD; anything else passes through as it is.
     """
-    cap = MAX_RECORD + 2
-    for line in iter(partial(stream.readline, cap), b""):
-        if len(line) >= cap and not line.endswith(b"\n"):
-            total = len(line)
-            for rest in iter(partial(stream.readline, 1 << 20), b""):
-                total += len(rest)
-                if rest.endswith(b"\n"):
-                    break
-            yield b"", total
-        else:
-            yield line, len(line)
+    head = b""
+    while len(head) < 4 and (more := stream.read(_BLOCK)):
+        head += more
+    encoding = next((enc for bom, enc in _BOMS if head.startswith(bom)), None)
+    if encoding is None or encoding == "utf-8":
+        if encoding == "utf-8":
+            head = head[len(codecs.BOM_UTF8) :]
+        if head:
+            yield head
+        yield from iter(partial(stream.read, _BLOCK), b"")
+        return
+    decoder = codecs.getincrementaldecoder(encoding)("replace")
+    for block in chain((head,), iter(partial(stream.read, _BLOCK), b"")):
+        yield decoder.decode(block).encode("utf-8", "surrogatepass")
+    yield decoder.decode(b"", final=True).encode("utf-8", "surrogatepass")
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int]]:
+    """Lines as ``(bytes, length)``; an over-long line yields ``(b"", length)``.
+
+    Any line ending counts: LF, CR LF, and a lone CR (old Mac files), so a carriage
+    return never hides inside a record. ``length`` counts the line's bytes, its
+    ending excluded; a line longer than :data:`MAX_RECORD` is over-long. Blocks are
+    read with a cap on what is held, so one giant line never sits in memory whole.
+    """
+    carry = b""
+    skipped = -1  # bytes of an over-long line seen so far; -1 when not in one
+    for block in _blocks(stream):
+        data = carry + block if carry else block
+        start = 0
+        if skipped >= 0:
+            end = _LINE_END.search(data)
+            if end is None:
+                skipped += len(data)
+                carry = b""
+                continue
+            yield b"", skipped + end.start()
+            skipped, start = -1, end.end()
+        lines = data[start:].splitlines(keepends=True)
+        carry = lines.pop() if lines else b""
+        if carry.endswith(b"\n"):  # complete; a final CR may still meet its LF
+            lines.append(carry)
+            carry = b""
+        for line in lines:
+            text = line.rstrip(b"\r\n")
+            yield (b"", len(text)) if len(text) > MAX_RECORD else (text, len(text))
+        if len(carry) > MAX_RECORD + 1:
+            skipped, carry = len(carry.rstrip(b"\r")), b""
+    if skipped >= 0:
+        yield b"", skipped
+    elif carry:
+        text = carry.rstrip(b"\r")
+        yield (b"", len(text)) if len(text) > MAX_RECORD else (text, len(text))
 
 
 def _decode(raw: bytes) -> tuple[str, str | None]:
@@ -614,6 +674,26 @@ def _decode(raw: bytes) -> tuple[str, str | None]:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as exc:
         return raw.decode("utf-8", "replace"), f"undecodable bytes at byte {exc.start + 1}"
+
+
+def decode_text(data: bytes, name: str = "the input") -> str:
+    """Text of a whole puzzle file or argument, read as every command reads datasets.
+
+    The encoding comes from a byte-order mark (UTF-8 without one); a comment line
+    (``#`` first) may hold any bytes, as in a dataset, where such lines are skipped;
+    bytes that are not text elsewhere are an error naming the line and byte.
+
+    Raises:
+        PuzzleError: undecodable bytes outside comment lines.
+    """
+    lines = []
+    for number, (raw, _length) in enumerate(_lines(io.BytesIO(data)), 1):
+        text, error = _decode(raw)
+        if error and not text.lstrip().startswith("#"):
+            where = f"line {number}, {error.removeprefix('undecodable bytes at ')}"
+            raise PuzzleError(f"cannot read {name}: bytes that are not text at {where}")
+        lines.append(text)
+    return "\n".join(lines)
 
 
 def read_records(path: str) -> Iterator[Record]:
@@ -640,12 +720,7 @@ def _texts(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
     An over-long line comes as ``(None, reason)``: it is never decoded or kept. A line
     with bytes that are not UTF-8 comes decoded with U+FFFD, and its reason.
     """
-    first = True
     for raw, length in _lines(stream):
-        if first:  # a UTF-8 byte-order mark (spreadsheet exports write one) is no text
-            first = False
-            if raw.startswith(_BOM):
-                raw = raw[len(_BOM) :]
         if not raw and length:
             yield None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
             continue
@@ -786,26 +861,33 @@ def output_kind(path: str) -> str:
     return "csv"
 
 
-_NEEDS_QUOTES = re.compile(r'[",\r\n]')
+#: What makes a CSV field need quotes: the delimiter, a quote, and every control
+#: character (CR and LF above all: unquoted, a reader would split the row there), and
+#: the line breaks some readers take from Unicode (NEL, LS, PS).
+_NEEDS_QUOTES = re.compile('[",\x00-\x1f\x7f\x85\u2028\u2029]')
+
+
+def _csv_field(text: str) -> str:
+    """``text`` as one CSV field: quoted (quotes doubled) when it needs to be."""
+    if _NEEDS_QUOTES.search(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     """Rows (in :data:`COLUMNS` order) as whole lines of CSV or JSONL text.
 
-    CSV rows whose text fields need no quoting (the usual case: symbol strings and
-    no error) are joined directly; the others go through the csv module, so the
-    output is exactly what ``csv.writer`` would write, only faster.
+    Every row is one physical line in JSONL (JSON escapes control characters). In
+    CSV a field holding a delimiter, a quote or any control character is quoted, as
+    RFC 4180 says, so csv readers, pandas and ``--resume`` read each row back whole
+    and exactly; the standard ``csv.writer`` leaves a lone carriage return unquoted
+    when lines end in LF, and a reader then splits the row there.
     """
     if kind == "jsonl":
         return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
-    needs = _NEEDS_QUOTES.search
-    lines = []
-    for row in rows:
-        index, puzzle, status, solution, backend, seconds, error = row
-        if error or needs(puzzle) or needs(solution):  # type: ignore[call-overload]
-            buffer = io.StringIO()
-            csv.writer(buffer, lineterminator="\n").writerow(row)
-            lines.append(buffer.getvalue())
-        else:
-            lines.append(f"{index},{puzzle},{status},{solution},{backend},{seconds},\n")
-    return "".join(lines)
+    field = _csv_field
+    return "".join(
+        f"{index},{field(str(puzzle))},{status},{field(str(solution))},{field(str(backend))},"
+        f"{seconds},{field(str(error)) if error else ''}\n"
+        for index, puzzle, status, solution, backend, seconds, error in rows
+    )

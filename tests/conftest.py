@@ -29,9 +29,13 @@ def read_csv(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def run_batch(src: Path, out: Path, *args: str) -> list[dict[str, str]]:
-    """Run ``cpsudoku batch SRC -o OUT --quiet ARGS``, check it exits 0, read OUT's rows."""
-    assert main(["batch", str(src), "-o", str(out), "--quiet", *args]) == 0
+def run_batch(src: Path, out: Path, *args: str, code: int = 0) -> list[dict[str, str]]:
+    """Run ``cpsudoku batch SRC -o OUT --quiet ARGS``, check its exit code, read OUT's rows.
+
+    The code is batch's: 0 every record decided, 3 some timed out, 4 some invalid, 5
+    some disagree with the input's solution column or the cross-check.
+    """
+    assert main(["batch", str(src), "-o", str(out), "--quiet", *args]) == code
     with out.open(newline="") as fh:
         return list(csv.DictReader(fh))
 

@@ -32,12 +32,15 @@ MULTI = read_lines("multisolution_tdoku.txt", 2)
 NONE = read_lines("nosolution_tdoku.txt", 2)
 
 
-def batch(tmp_path: Path, name: str, content: bytes | str, *args: str) -> list[dict[str, str]]:
+def batch(
+    tmp_path: Path, name: str, content: bytes | str, *args: str, code: int = 0
+) -> list[dict[str, str]]:
     src = tmp_path / name
     if isinstance(content, str):
         content = content.encode()
     src.write_bytes(content)
-    return run_batch(src, tmp_path / "out.csv", "--backend", ORACLE, "--jobs", "1", *args)
+    out = tmp_path / "out.csv"
+    return run_batch(src, out, "--backend", ORACLE, "--jobs", "1", *args, code=code)
 
 
 def test_order_and_count_kept_with_bad_records(tmp_path: Path) -> None:
@@ -57,7 +60,7 @@ def test_order_and_count_kept_with_bad_records(tmp_path: Path) -> None:
     content = (
         "\n".join(lines).encode() + b"\n\xff\xfe" + EASY[4].encode() + b"\n" + EASY[5].encode()
     )
-    rows = batch(tmp_path, "mixed.txt", content)
+    rows = batch(tmp_path, "mixed.txt", content, code=4)
     assert [r["index"] for r in rows] == [str(i) for i in range(11)]
     assert [r["status"] for r in rows] == [
         "unique",
@@ -88,7 +91,8 @@ def test_jobs_1_and_2_give_identical_rows(tmp_path: Path) -> None:
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"out{jobs}.csv"
-        rows = run_batch(src, out, "--backend", ORACLE, "--jobs", jobs, "--chunk-size", "7")
+        args = ("--backend", ORACLE, "--jobs", jobs, "--chunk-size", "7")
+        rows = run_batch(src, out, *args, code=4)  # "bad" is invalid
         outs.append([{k: v for k, v in r.items() if k != "seconds"} for r in rows])
     assert outs[0] == outs[1]
     assert len(outs[0]) == len(EASY + HARD + MULTI + NONE) + 1
@@ -103,7 +107,7 @@ def test_csv_columns_and_solution_mismatch(tmp_path: Path) -> None:
         f"2,{EASY[1]},{right}\n"
         f'3,"{EASY[2]}",\n'
     )
-    rows = batch(tmp_path, "k.csv", text)
+    rows = batch(tmp_path, "k.csv", text, code=5)  # row 2 differs from its solution column
     assert [r["status"] for r in rows] == ["unique"] * 3
     assert rows[0]["error"] == ""
     assert "solution column" in rows[1]["error"]
@@ -140,7 +144,7 @@ def test_jsonl_input_and_output(tmp_path: Path) -> None:
         + "\n"
     )
     out = tmp_path / "out.jsonl"
-    assert main(["batch", str(src), "-o", str(out), "--backend", ORACLE, "--quiet"]) == 0
+    assert main(["batch", str(src), "-o", str(out), "--backend", ORACLE, "--quiet"]) == 4
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["status"] for r in rows] == ["unique", "invalid", "unique", "invalid"]
     assert "malformed JSON" in rows[1]["error"]
@@ -186,7 +190,7 @@ def test_per_record_time_limit(tmp_path: Path) -> None:
     src = tmp_path / "in.txt"
     src.write_text("\n".join([EASY[0], HARDEST[0], EASY[1]]) + "\n")
     args = ("--backend", "backtrack:naive", "--time-limit", "0.05", "--jobs", "1")
-    statuses = [r["status"] for r in run_batch(src, tmp_path / "out.csv", *args)]
+    statuses = [r["status"] for r in run_batch(src, tmp_path / "out.csv", *args, code=3)]
     assert statuses == ["unique", "timeout", "unique"]
 
 
@@ -259,9 +263,10 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     assert 0 < before < len(puzzles)
     with out.open("ab") as fh:  # a half-written row, as a crash mid-write would leave
         fh.write(b"999,4.....8.5")
-    assert main([*cmd[3:], "--resume"]) == 0
+    code = main([*cmd[3:], "--resume"])
     with out.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
+    assert code == (3 if any(r["status"] == "timeout" for r in rows) else 0)
     assert [int(r["index"]) for r in rows] == list(range(len(puzzles)))
     assert [r["puzzle"] for r in rows] == puzzles
     assert out.read_text().endswith("\n")
@@ -282,19 +287,25 @@ def test_resume_point_truncates_partial_rows(tmp_path: Path) -> None:
 @given(
     fields=st.lists(
         st.tuples(
-            st.text(alphabet='.12,"x\n\r ', max_size=12),
-            st.text(alphabet='123,"\n', max_size=6),
-            st.text(alphabet='ab ,"\n', max_size=8),
+            st.text(alphabet='.12,"x\n\r\x00\x1b\u2028 ', max_size=12),
+            st.text(alphabet='123,"\n\r', max_size=6),
+            st.text(alphabet='ab ,"\n\r\t', max_size=8),
         ),
         max_size=5,
     )
 )
-def test_fast_csv_rows_equal_csv_writer(fields: list[tuple[str, str, str]]) -> None:
+def test_csv_rows_read_back_whole(fields: list[tuple[str, str, str]]) -> None:
+    """Every row reads back as written, control characters and all, one record per row."""
     import io
 
     from cpsudoku.formats import format_rows
 
     rows = [(i, p, "unique", s, "sat", "0.000100", e) for i, (p, s, e) in enumerate(fields)]
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    assert format_rows(rows, "csv") == buffer.getvalue()
+    text = format_rows(rows, "csv")
+    back = list(csv.reader(io.StringIO(text, newline="")))
+    assert back == [[str(field) for field in row] for row in rows]
+    controls = set("\r\t\x00\x1b\u2028")
+    if not any(controls & set(f) for t in fields for f in t):
+        buffer = io.StringIO()  # where csv.writer is right, the same bytes
+        csv.writer(buffer, lineterminator="\n").writerows(rows)
+        assert text == buffer.getvalue()

@@ -64,7 +64,7 @@ def test_a_quoted_csv_field_may_span_lines(tmp_path: Path) -> None:
     grid = "\n".join(EASY[0][i : i + 9] for i in range(0, 81, 9))
     got = records(tmp_path / "data.csv", f'puzzle,solution\n"{grid}",x\n{EASY[1]},y\n')
     assert got == [(0, grid, "x", None), (1, EASY[1], "y", None)]
-    rows = run_batch(tmp_path / "data.csv", tmp_path / "out.csv", "--backend", ORACLE)
+    rows = run_batch(tmp_path / "data.csv", tmp_path / "out.csv", "--backend", ORACLE, code=5)
     assert [r["index"] for r in rows] == ["0", "1"]
     assert [r["status"] for r in rows] == ["unique", "unique"]
     assert rows[0]["puzzle"] == grid  # the record as read, line breaks and all
@@ -207,10 +207,56 @@ def test_the_solution_column_is_checked_whatever_the_status(
     ]
     src = tmp_path / "data.csv"
     src.write_text("puzzle,solution\n" + "\n".join(lines) + "\n")
-    rows = run_batch(src, tmp_path / "out.csv", "--backend", ORACLE, "--jobs", "1", *presolve)
+    args = ("--backend", ORACLE, "--jobs", "1", *presolve)
+    rows = run_batch(src, tmp_path / "out.csv", *args, code=5)
     assert [r["status"] for r in rows] == ["unique", "multiple", "multiple", "unsolvable"]
     assert [bool(r["error"]) for r in rows] == [True, False, True, True]
     assert "does not solve" in rows[2]["error"]
-    solved = run_batch(src, tmp_path / "solved.csv", "--backend", ORACLE, "--no-unique", *presolve)
+    args = ("--backend", ORACLE, "--no-unique", *presolve)
+    solved = run_batch(src, tmp_path / "solved.csv", *args, code=5)
     assert solved[0]["status"] == "solved"
     assert "does not solve" in solved[0]["error"]
+
+
+def test_a_carriage_return_only_file_is_read_as_lines(tmp_path: Path) -> None:
+    got = records(tmp_path / "mac.txt", "\r".join(EASY[:3]) + "\r")
+    assert [p for _, p, _, _ in got] == EASY[:3]
+    mixed = records(tmp_path / "mixed.txt", f"{EASY[0]}\r\n{EASY[1]}\r{EASY[2]}\n{EASY[3]}")
+    assert [p for _, p, _, _ in mixed] == EASY[:4]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_control_characters_never_split_an_output_row(tmp_path: Path, suffix: str) -> None:
+    import json
+
+    import pandas as pd
+
+    puzzles = ["12\r34", "a\x00b", "x\u2028y", '"q",\n', EASY[0]]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"puzzle": p}) + "\n" for p in puzzles))
+    out = tmp_path / f"out{suffix}"
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--backend", ORACLE]) == 4
+    if suffix == ".csv":
+        assert [row["puzzle"] for row in rows_of(out)] == puzzles
+        assert pd.read_csv(out, keep_default_na=False)["puzzle"].tolist() == puzzles
+    else:
+        assert [json.loads(line)["puzzle"] for line in out.read_text().splitlines()] == puzzles
+    before = out.read_bytes()
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--resume"]) == 4
+    assert out.read_bytes() == before  # every row kept whole, nothing solved again
+
+
+def test_resume_reads_quoted_line_breaks_and_stops_at_a_broken_row(tmp_path: Path) -> None:
+    src = tmp_path / "in.csv"
+    src.write_text(f'puzzle\n"{EASY[0][:40]}\n{EASY[0][40:]}"\n{EASY[1]}\n{EASY[2]}\n')
+    out = tmp_path / "out.csv"
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--backend", ORACLE]) == 0
+    whole = out.read_text()
+    assert whole.count("\n") == 5  # the header, a row on two lines, two rows
+    kept = "".join(whole.splitlines(keepends=True)[:4])  # the header and rows 0 and 1
+    out.write_text(kept + '2,"broken')  # a crash inside a quoted field
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--resume"]) == 0
+    again = out.read_text()
+    assert again.startswith(kept)
+    assert [r["puzzle"] for r in rows_of(out)] == [f"{EASY[0][:40]}\n{EASY[0][40:]}", *EASY[1:3]]
+    assert rows_of(out)[2]["status"] == "unique"
