@@ -28,9 +28,10 @@ from typing import IO, Any, TypeVar
 
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.backends.base import check_time_limit
-from cpsudoku.errors import CpSudokuError, PuzzleError
+from cpsudoku.errors import CpSudokuError, PuzzleError, file_named
 from cpsudoku.formats import COLUMNS, PuzzleLike, Record, output_kind, parse
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size, parse_box
+from cpsudoku.processes import die_with_parent, parent_identity
 from cpsudoku.result import Result, Status
 from cpsudoku.verify import is_solution
 
@@ -325,11 +326,14 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
 _worker_options: SolveOptions | None = None
 
 
-def _init_worker(options: SolveOptions) -> None:
+def _init_worker(options: SolveOptions, parent: tuple[int, bool]) -> None:
     global _worker_options
     _worker_options = options
-    # Ctrl-C is the parent's to handle: it stops dispatching and ends the workers.
+    # Ctrl-C and SIGTERM are the parent's to handle: it stops dispatching, ends the
+    # workers and closes the output. A worker whose parent died ends at once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(*parent)
     get_backend(options.backend)  # encode the rules once, before the first chunk
     if options.verify_with:
         get_backend(options.verify_with)
@@ -419,7 +423,7 @@ def run_chunks(
     # a fifth of a two-worker run on a thousand hard puzzles); spawn elsewhere.
     context = multiprocessing.get_context()
     pool = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_init_worker, initargs=(options,)
+        jobs, mp_context=context, initializer=_init_worker, initargs=(options, parent_identity())
     )
     window: deque[tuple[list[T], Future[tuple[R, float]]]] = deque()
     try:
@@ -647,20 +651,19 @@ class _RowWriter:
     def put(self, text: str) -> None:
         """Write ``text`` and flush it, naming the output in any error."""
         try:
-            self.stream.write(text)
-            self.stream.flush()
-        except OSError as exc:
+            with file_named(self.name):
+                self.stream.write(text)
+                self.stream.flush()
+        except OSError:
             if self._own:  # no later write can succeed: let go of the file now
                 with suppress(OSError):
                     self.stream.close()
-            raise type(exc)(exc.errno, exc.strerror, self.name) from None
+            raise
 
     def close(self) -> None:
         if self._own:
-            try:
+            with file_named(self.name):
                 self.stream.close()
-            except OSError as exc:
-                raise type(exc)(exc.errno, exc.strerror, self.name) from None
 
 
 def _progress(total: int | None, enabled: bool) -> Any:

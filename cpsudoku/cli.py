@@ -13,10 +13,14 @@ Exit codes: 0 a solution was found (or the command succeeded); 1 proven unsolvab
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +37,10 @@ EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
 #: ``batch`` only: some records were invalid; some rows disagree with the input's
 #: solution column or with the cross-checking backend.
 EXIT_SOME_INVALID, EXIT_DISAGREEMENT = 4, 5
+
+#: Stopped by Ctrl-C, by SIGTERM, or by a reader that closed the pipe (``| head``):
+#: the codes a shell shows for a process ended by SIGINT, SIGTERM or SIGPIPE.
+EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 
 _EXIT_FOR_STATUS = {
     Status.UNIQUE: EXIT_OK,
@@ -247,9 +255,25 @@ def _configure_export(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _refuse_overwrite(source: str, output: str | None) -> None:
+    """Raise UsageError when ``output`` is the file ``source`` (writing would destroy it)."""
+    if not output or output == "-" or source == "-":
+        return
+    try:
+        same = os.path.samefile(source, output)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return
+    if same:
+        raise UsageError(
+            f"the output {output} is the input file, which writing would destroy; "
+            "write to another file"
+        )
+
+
 def _run_export(args: argparse.Namespace) -> int:
     from cpsudoku.export import export
 
+    _refuse_overwrite(args.puzzle, args.output)
     text = export(read_puzzle_arg(args.puzzle, args.box), args.to, box=args.box)
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
@@ -372,11 +396,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot read {args.input}: it is a folder, not a dataset file")
         if not os.path.exists(args.input):
             raise UsageError(f"cannot read {args.input}: no such file")
-        if os.path.exists(args.output) and os.path.samefile(args.input, args.output):
-            raise UsageError(
-                f"the output {args.output} is the input file, which writing would destroy; "
-                "write the rows to another file"
-            )
+        _refuse_overwrite(args.input, args.output)
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
     if args.jobs > (most := max_jobs()):
@@ -746,6 +766,32 @@ def _error(args: argparse.Namespace | None, message: str) -> int:
     return EXIT_INVALID
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the command stops as on Ctrl-C (outputs flushed and closed)."""
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """While running, SIGTERM raises :class:`Terminated` (once; a second one kills).
+
+    Without it the default action ends the process at once: no ``finally`` runs, the
+    output's last rows stay in a buffer and the workers are never stopped.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser(prog)
@@ -756,17 +802,22 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
     run = COMMANDS[args.command][2]
     try:
-        return run(args)
+        with _stop_on_sigterm():
+            return run(args)
     except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
         return _error(args, str(exc))
     except OSError as exc:  # a file that cannot be written or read: name it, no traceback
-        if isinstance(exc, BrokenPipeError):  # the reader left (| head): no more output
+        if exc.errno == errno.EPIPE:  # the reader left (| head): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_BROKEN_PIPE
         where = f"{exc.filename}: " if exc.filename is not None else ""
         return _error(args, f"{where}{exc.strerror or exc}")
+    except Terminated:
+        print("cpsudoku: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("cpsudoku: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 def entrypoint() -> None:

@@ -8,6 +8,10 @@ exceptions: they are :class:`~cpsudoku.result.Status` values.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class CpSudokuError(Exception):
     """Root of every error cpsudoku raises."""
@@ -73,3 +77,19 @@ class SolverError(CpSudokuError, RuntimeError):
 
     This is always a bug in cpsudoku or in an engine, never a property of the puzzle.
     """
+
+
+@contextmanager
+def file_named(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Give an OSError raised inside the name ``path`` when it names no file itself.
+
+    A write that fails on a full disk, or a read that fails on a bad device, raises an
+    OSError without a file name; a command must then still say which file could not
+    be written or read, and never blame another one.
+    """
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise type(exc)(exc.errno, exc.strerror, os.fspath(path)) from None

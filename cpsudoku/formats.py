@@ -41,6 +41,7 @@ from cpsudoku.errors import (
     UnknownSymbolError,
     ValueOutOfRangeError,
     WrongLengthError,
+    file_named,
 )
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry, geometry_for_size
 
@@ -709,7 +710,7 @@ def read_records(path: str) -> Iterator[Record]:
     Memory stays flat: one line at a time. Bad lines become records with ``error``
     set, never exceptions, so a batch never loses or reorders a record.
     """
-    with open_dataset(path) as (stream, kind):
+    with file_named(path), open_dataset(path) as (stream, kind):
         reader = {"txt": _txt_records, "csv": _csv_records, "jsonl": _jsonl_records}[kind]
         yield from reader(stream)
 

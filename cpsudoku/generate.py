@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cpsudoku.backends import REGISTRY, Backend, get_backend
-from cpsudoku.errors import BoxShapeError, CpSudokuError
+from cpsudoku.errors import BoxShapeError, CpSudokuError, file_named
 from cpsudoku.grid import Geometry, Puzzle, as_geometry
 from cpsudoku.logic import Grade, Rating, rate_puzzle
 
@@ -563,18 +563,19 @@ def write_dataset(
             f"cannot tell the format of {path}: use a name ending in {', '.join(DATASET_SUFFIXES)}"
         )
     if path is None:
-        return _write(items, suffix, stream or sys.stdout)
+        with file_named("standard output"):
+            return _write(items, suffix, stream or sys.stdout)
     target = Path(os.path.realpath(path))  # through a symlink: keep the link
     try:
         mode = target.stat().st_mode
     except FileNotFoundError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
-        with target.open("w", encoding="utf-8", newline="") as fh:
+        with file_named(path), target.open("w", encoding="utf-8", newline="") as fh:
             return _write(items, suffix, fh)
     temp, out = _open_temporary(target, path)
     try:
-        with out:
+        with file_named(path), out:  # an error names the file asked for
             written = _write(items, suffix, out)
         if mode is not None:
             shutil.copymode(target, temp)

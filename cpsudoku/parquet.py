@@ -33,7 +33,7 @@ from cpsudoku.batch import (
     old_rows,
     resume_point,
 )
-from cpsudoku.errors import CpSudokuError
+from cpsudoku.errors import CpSudokuError, file_named
 from cpsudoku.formats import COLUMNS, Record, format_rows, output_kind
 
 if TYPE_CHECKING:
@@ -227,13 +227,7 @@ class ParquetPartsWriter:
         """Write a chunk a worker already encoded as one Parquet file."""
         if not isinstance(block.payload, bytes):
             raise TypeError(f"a Parquet part needs bytes, got a {block.kind} chunk")
-        final = os.path.join(self.path, part_name(self.number))
-        temp = os.path.join(self.path, f".{part_name(self.number)}.{os.getpid()}.tmp")
-        with open(temp, "wb") as fh:
-            fh.write(block.payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temp, final)
+        _write_part(os.path.join(self.path, part_name(self.number)), block.payload)
         self.number += 1
 
     def close(self) -> None:
@@ -476,13 +470,26 @@ def rewrite_part(path: str, number: int, rows: dict[int, OutRow]) -> None:
     name = os.path.join(path, part_name(number))
     table = pq.read_table(name)
     old = list(zip(*(table.column(c).to_pylist() for c in COLUMNS), strict=True))
-    new = [rows.get(row[0], row) for row in old]
-    temp = os.path.join(path, f".{part_name(number)}.{os.getpid()}.tmp")
-    with open(temp, "wb") as fh:
-        fh.write(parquet_bytes(new))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(temp, name)
+    _write_part(name, parquet_bytes([rows.get(row[0], row) for row in old]))
+
+
+def _write_part(final: str, payload: bytes) -> None:
+    """Write one whole part file: to a hidden temporary name, synced, then renamed.
+
+    An error (a full disk) names the part that could not be written.
+    """
+    folder, name = os.path.split(final)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    try:
+        with file_named(final), open(temp, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
+        raise
+    os.replace(temp, final)
 
 
 __all__ = [

@@ -53,6 +53,7 @@ from cpsudoku.backends import create_backend
 from cpsudoku.backends.base import Backend, Search
 from cpsudoku.errors import SolverError, UnknownBackendError
 from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.processes import die_with_parent, parent_identity
 
 #: The engines raced when no variant word names them.
 DEFAULT_ENGINES = ("sat", "cpsat")
@@ -81,7 +82,7 @@ READY = 0
 _Job = tuple[int, int, int, tuple[int, ...], int, float | None]
 
 
-def _serve(spec: str, conn: Connection) -> None:
+def _serve(spec: str, conn: Connection, parent: tuple[int, bool]) -> None:
     """Worker process: create the engine once, then answer jobs until told to stop.
 
     Ctrl-C is ignored here: the parent owns the interrupt and stops the workers.
@@ -91,6 +92,7 @@ def _serve(spec: str, conn: Connection) -> None:
     ``(job, "error", message)``.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(*parent)  # never search on for a parent that is gone
     try:
         engine = create_backend(spec)
     except Exception as exc:  # reported at once, then the worker ends
@@ -151,7 +153,10 @@ class _Worker:
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(spec, child), name=f"cpsudoku-portfolio-{spec}", daemon=True
+            target=_serve,
+            args=(spec, child, parent_identity()),
+            name=f"cpsudoku-portfolio-{spec}",
+            daemon=True,
         )
         self.process.start()
         child.close()

@@ -1,0 +1,66 @@
+"""Worker processes that never outlive the process that started them.
+
+Batch workers and the portfolio's engines are separate processes. If their parent
+ends without stopping them (``kill -9``, a crash, SIGTERM to the parent alone) they
+must end too, instead of solving on for nobody. Two guards, both started by the
+worker itself, first thing:
+
+- on Linux, the kernel's parent-death signal (``prctl(PR_SET_PDEATHSIG)``), which kills
+  the worker the moment its parent dies, even inside a long C call that holds the GIL.
+  The kernel sends it when the parent *thread* that started the worker ends, so it is
+  armed only when that thread is the parent's main thread (the parent says so);
+- everywhere, a daemon thread that looks every :data:`WATCH_EVERY` seconds whether the
+  parent is still the parent.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+
+#: Seconds between two looks at the parent by the watching thread.
+WATCH_EVERY = 0.5
+
+#: ``prctl`` option number of the parent-death signal (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def parent_identity() -> tuple[int, bool]:
+    """What a worker must know of the process starting it, for :func:`die_with_parent`.
+
+    Its pid, and whether the starting thread is its main thread.
+    """
+    return os.getpid(), threading.current_thread() is threading.main_thread()
+
+
+def die_with_parent(parent: int, main_thread: bool) -> None:
+    """End this process as soon as process ``parent`` ends, whatever ends it.
+
+    Args:
+        parent: pid of the process that started this one.
+        main_thread: that process started this one from its main thread, which lives
+            as long as it does (only then is the parent-death signal safe to arm).
+    """
+    if main_thread and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl here: the thread alone watches
+            pass
+    watcher = threading.Thread(
+        target=_watch, args=(parent,), name="cpsudoku-parent-watch", daemon=True
+    )
+    watcher.start()
+    if os.getppid() != parent:  # the parent died before the guards were up
+        os._exit(1)
+
+
+def _watch(parent: int) -> None:
+    """Exit the process once ``parent`` is no longer its parent (it was reparented)."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_EVERY)
+    os._exit(1)
