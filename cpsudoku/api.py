@@ -40,7 +40,7 @@ def solve(
     try:
         parsed = parse(puzzle, box, check=False)
     except PuzzleError as exc:
-        return Result(Status.INVALID, backend=engine.name, error=str(exc))
+        return Result(Status.INVALID, backend=engine.spec, error=str(exc))
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
 
 

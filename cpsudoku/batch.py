@@ -125,7 +125,7 @@ def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = Fal
     try:
         parsed = parse(puzzle, options.box, check=False)
     except PuzzleError as exc:
-        return Result(Status.INVALID, None, engine.name, 0.0, str(exc))
+        return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
     return engine.solve(
         parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
     )
@@ -202,7 +202,8 @@ def solve_records(records: Sequence[Record], options: SolveOptions) -> list[Row]
 def _engine_row(record: Record, options: SolveOptions, reduced: Puzzle | None) -> Row:
     """One record solved by the engine (``reduced``: the same puzzle after the logic pass)."""
     if record.error:
-        return (Status.INVALID.value, "", options.backend.split(":")[0], 0.0, record.error)
+        spec = get_backend(options.backend).spec
+        return (Status.INVALID.value, "", spec, 0.0, record.error)
     # A puzzle the logic pass left undecided has givens known not to clash.
     puzzle = record.puzzle if reduced is None else reduced
     result = _solve_one(puzzle, options, checked=reduced is not None)

@@ -196,7 +196,11 @@ def select_datasets(names: Sequence[str] | None, manifest: Sequence[Dataset]) ->
 
 @dataclass(slots=True)
 class Measurement:
-    """One engine on one puzzle."""
+    """One engine on one puzzle.
+
+    ``engine`` is the spec the run was asked to measure; ``backend`` the spec that
+    answered (the portfolio's winner, a solver's stand-in), as in batch rows.
+    """
 
     dataset: str
     engine: str
@@ -208,6 +212,7 @@ class Measurement:
     stats: dict[str, int] = field(default_factory=dict)
     agree: bool = True
     error: str = ""
+    backend: str = ""
 
 
 #: An engine runner: (puzzles, time limit, dataset name) -> measurements, in order.
@@ -259,6 +264,7 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                     "" if result.solution is None else str(result.solution),
                     dict(result.stats),
                     error=result.error or "",
+                    backend=result.backend,
                 )
         finally:
             backend.close()
@@ -339,7 +345,7 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
             # proportion to the time each row reports.
             reported = sum(row[3] for row in rows)
             scale = wall / reported if reported > 0 else 0.0
-            for record, (status, solution, _backend, seconds, error) in zip(
+            for record, (status, solution, backend, seconds, error) in zip(
                 chunk, rows, strict=True
             ):
                 timeouts += status == Status.TIMEOUT.value
@@ -353,6 +359,7 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
                     each,
                     solution,
                     error=error,
+                    backend=backend,
                 )
 
     return run
@@ -608,13 +615,25 @@ def write_results_csv(run: BenchRun, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(
-            ["dataset", "engine", "index", "puzzle", "status", "seconds", "agree", *keys, "error"]
+            [
+                "dataset",
+                "engine",
+                "backend",
+                "index",
+                "puzzle",
+                "status",
+                "seconds",
+                "agree",
+                *keys,
+                "error",
+            ]
         )
         for m in run.measurements:
             writer.writerow(
                 [
                     m.dataset,
                     m.engine,
+                    m.backend or m.engine,
                     m.index,
                     m.puzzle,
                     m.status,

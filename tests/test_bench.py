@@ -71,6 +71,7 @@ def test_small_run_writes_reports(tmp_path: Path, capsys: pytest.CaptureFixture[
         rows = list(csv.DictReader(fh))
     assert len(rows) == 2 * 2 * 3
     assert {r["engine"] for r in rows} == {"backtrack", "backtrack:naive"}
+    assert all(r["backend"] == r["engine"] for r in rows)  # the spec that answered
     oracle = [r for r in rows if r["engine"] == "backtrack"]
     assert all(r["status"] == "unique" for r in oracle)
     assert all(r["agree"] == "1" for r in rows)

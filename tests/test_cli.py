@@ -1,5 +1,6 @@
 """The command line, called through main(argv) and once as a real subprocess."""
 
+import csv
 import json
 import os
 import signal
@@ -379,3 +380,50 @@ def test_rate_json_keeps_its_keys_for_invalid_input(capsys: pytest.CaptureFixtur
     assert list(bad) == list(good)
     assert bad["status"] == "invalid"
     assert "appears twice" in bad["error"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "named"),
+    [("sat:g4", "sat:glucose4"), ("cpsat:integer", "cpsat:integer"), ("backtrack", "backtrack")],
+)
+def test_json_names_the_whole_spec_that_answered(
+    capsys: pytest.CaptureFixture[str], asked: str, named: str
+) -> None:
+    code, out, _ = run(capsys, "solve", PUZZLE, "--backend", asked, "--json")
+    assert code == 0
+    assert json.loads(out)["backend"] == named
+    code, out, _ = run(capsys, "count", PUZZLE, "--backend", asked, "--json")
+    assert json.loads(out)["backend"] == named
+    code, out, _ = run(capsys, "solve", "12", "--backend", asked, "--json")
+    assert code == 2
+    assert json.loads(out)["backend"] == named
+
+
+def test_batch_rows_name_the_whole_spec(tmp_path: Path) -> None:
+    hard = read_lines("forum_hardest_1106_60.txt", 2)
+    easy = read_lines("easy_kaggle1m_200.txt", 2)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([*hard, *easy, "12"]) + "\n")
+    for suffix in (".csv", ".jsonl"):
+        out = tmp_path / f"out{suffix}"
+        assert main(["batch", str(src), "-o", str(out), "--backend", "sat:g4", "--quiet"]) == 4
+        text = out.read_text()
+        rows = (
+            [json.loads(line) for line in text.splitlines()]
+            if suffix == ".jsonl"
+            else list(csv.DictReader(text.splitlines()))
+        )
+        # The logic pass decides the easy ones; the engine answers the rest, bad input too.
+        assert [r["backend"] for r in rows] == ["sat:glucose4"] * 2 + ["logic"] * 2 + [
+            "sat:glucose4"
+        ]
+
+
+def test_a_solver_that_cannot_stop_names_its_stand_in() -> None:
+    from cpsudoku import solve
+    from cpsudoku.backends.sat import SatBackend
+
+    assert not SatBackend(["lingeling"]).can_stop  # Lingeling takes no limit at all
+    r = solve(PUZZLE, backend="sat:lingeling", time_limit=30)
+    assert r.stats["fallback"] == 1
+    assert r.backend == "sat:extended:cadical153"

@@ -34,6 +34,8 @@ class Search:
         exhausted: True when the whole search space was covered, so ``count`` is exact.
         timed_out: True when the time limit stopped the search.
         stats: engine counters.
+        answered_by: the spec of the engine that actually answered, when it is not the
+            backend's own (the portfolio's winner; a solver's stand-in for a time limit).
     """
 
     solutions: list[tuple[int, ...]] = field(default_factory=list)
@@ -41,6 +43,7 @@ class Search:
     exhausted: bool = False
     timed_out: bool = False
     stats: dict[str, int] = field(default_factory=dict)
+    answered_by: str | None = None
 
 
 class Backend(ABC):
@@ -153,7 +156,7 @@ class Backend(ABC):
         return Result(
             status,
             solutions[0] if solutions else None,
-            self.name,
+            found.answered_by or self.spec,
             time.perf_counter() - start,
             "time limit reached" if status is Status.TIMEOUT else None,
             found.stats,
@@ -181,7 +184,7 @@ class Backend(ABC):
             limit=limit,
             complete=found.exhausted and not found.timed_out,
             timed_out=found.timed_out,
-            backend=self.name,
+            backend=found.answered_by or self.spec,
             seconds=time.perf_counter() - start,
             stats=found.stats,
         )
@@ -191,7 +194,7 @@ class Backend(ABC):
         try:
             puzzle.check()
         except ConflictingGivensError as exc:
-            return Result(Status.INVALID, None, self.name, time.perf_counter() - start, str(exc))
+            return Result(Status.INVALID, None, self.spec, time.perf_counter() - start, str(exc))
         return None
 
     def _verified(self, puzzle: Puzzle, found: Search) -> list[Puzzle]:

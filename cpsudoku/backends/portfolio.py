@@ -363,7 +363,7 @@ class PortfolioBackend(Backend):
         _, _, solutions, count, exhausted, timed_out, stats = message
         prefixed = {f"{spec}.{key}": value for key, value in stats.items()}
         prefixed[f"won_by_{spec}"] = 1
-        return Search(list(solutions), count, exhausted, timed_out, prefixed)
+        return Search(list(solutions), count, exhausted, timed_out, prefixed, answered_by=spec)
 
     def _worker(self, k: int) -> _Worker:
         """Engine ``k``'s worker, started (again) if there is none or it died."""

@@ -289,6 +289,7 @@ class SatBackend(Backend):
             self._fallback = SatBackend(words)
         found = self._fallback.search(puzzle, limit, deadline - time.perf_counter())
         found.stats["fallback"] = 1
+        found.answered_by = self._fallback.spec
         return found
 
     def close(self) -> None:
