@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 #: Columns added to a DataFrame (and keys added to each Bag item), in order.
 RESULT_COLUMNS = ("status", "solution", "backend", "seconds", "error")
 
+#: ``solution_column`` default: the frame's ``solution`` or ``solutions`` column, if
+#: any, as ``cpsudoku batch`` finds it in a CSV.
+AUTO = "auto"
+
+#: Rows per partition when a pandas DataFrame is handed over.
+PANDAS_PARTITION = 10_000
+
 _MISSING = "missing puzzle (empty value)"
 
 
@@ -119,10 +126,10 @@ def solve_pandas(
 
 
 def solve_dataframe(
-    df: dask.dataframe.DataFrame,
+    df: dask.dataframe.DataFrame | pandas.DataFrame,
     column: str = "quizzes",
     *,
-    solution_column: str | None = None,
+    solution_column: str | None = AUTO,
     backend: str = DEFAULT_BACKEND,
     unique: bool = True,
     time_limit: float | None = None,
@@ -138,10 +145,15 @@ def solve_dataframe(
 
     Args:
         df: a Dask DataFrame with the puzzles in ``column`` as text (read CSVs with
-            ``dtype={column: str}`` so leading zeros stay).
+            ``dtype={column: str}`` so leading zeros stay); a pandas DataFrame is
+            turned into a Dask one first (index and row order kept), and the result
+            is a Dask DataFrame all the same.
         column: the puzzle column (Kaggle layout: ``quizzes``).
-        solution_column: a column of expected solutions (Kaggle: ``solutions``);
-            a unique result that differs is noted in ``error``.
+        solution_column: a column of expected solutions, checked as ``cpsudoku
+            batch`` checks one (a unique result must equal it; any other answer is
+            checked against it with the verifier) and disagreements noted in
+            ``error``. By default the frame's ``solution`` or ``solutions`` column,
+            as batch finds it; None checks nothing.
         backend: backend spec.
         unique: prove uniqueness (False: status ``solved`` at the first solution).
         time_limit: seconds per puzzle.
@@ -152,9 +164,15 @@ def solve_dataframe(
 
     Raises:
         KeyError: ``column`` or ``solution_column`` is not a column of ``df``.
-        TypeError: ``column`` is numeric, so the puzzles' leading zeros are lost.
+        TypeError: ``df`` is no DataFrame, or ``column`` is numeric, so the puzzles'
+            leading zeros are lost.
     """
     require_distributed()
+    df = _dask_frame(df)
+    if solution_column == AUTO:
+        names = {str(name).lower(): name for name in df.columns}
+        found = next((names[n] for n in ("solution", "solutions") if n in names), None)
+        solution_column = None if found is None or found == column else str(found)
     for name in (column, solution_column):
         if name is not None and name not in df.columns:
             raise KeyError(f"no column {name!r} in the DataFrame (columns: {list(df.columns)})")
@@ -170,6 +188,22 @@ def solve_dataframe(
         raise CpSudokuError(f"the DataFrame already has result columns {clash}; drop them first")
     meta = solve_pandas(df._meta, column, options, solution_column)
     return df.map_partitions(solve_pandas, column, options, solution_column, meta=meta)
+
+
+def _dask_frame(df: object) -> dask.dataframe.DataFrame:
+    """``df`` as a Dask DataFrame: a pandas one is split into partitions, order kept."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    if isinstance(df, dd.DataFrame):
+        return df
+    if isinstance(df, pd.DataFrame):
+        partitions = max(1, math.ceil(len(df) / PANDAS_PARTITION))
+        return dd.from_pandas(df, npartitions=partitions, sort=False)
+    raise TypeError(
+        f"solve_dataframe takes a Dask or pandas DataFrame, not a {type(df).__name__}; "
+        "for a sequence of puzzles use solve_bag or cpsudoku.solve_many"
+    )
 
 
 def _solve_bag_partition(items: Iterable[object], options: SolveOptions) -> list[dict[str, Any]]:

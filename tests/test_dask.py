@@ -150,3 +150,27 @@ def test_dashboard_address_is_announced(
     assert summary.dashboard.endswith(f":{port}")
     assert notices == [f"Dask dashboard at {summary.dashboard}"]
     assert summary.records == 20
+
+
+def test_a_pandas_frame_is_solved_in_its_order(client: distributed.Client) -> None:
+    expected = solve_records([Record(i, p) for i, p in enumerate(EASY[:30])], SolveOptions(FAST))
+    solutions = [row[1] for row in expected]
+    solutions[5] = solutions[6]  # found by the auto-detected solutions column
+    frame = pd.DataFrame(
+        {"quizzes": EASY[:30], "Solutions": solutions}, index=list(range(30, 0, -1))
+    )
+    solved = solve_dataframe(frame, "quizzes", backend=FAST)
+    assert isinstance(solved, dd.DataFrame)
+    result = client.compute(solved).result()
+    assert result.index.tolist() == list(range(30, 0, -1))  # an unsorted index, kept
+    assert result["solution"].tolist() == [row[1] for row in expected]
+    errors = result["error"].tolist()
+    assert "solution differs" in errors[5]
+    assert errors.count("") == 29
+    unchecked = client.compute(solve_dataframe(frame, "quizzes", solution_column=None)).result()
+    assert unchecked["error"].tolist() == [""] * 30
+
+
+def test_something_else_than_a_frame_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="Dask or pandas DataFrame, not a list"):
+        solve_dataframe(EASY[:3])  # type: ignore[arg-type]
