@@ -16,6 +16,7 @@ def solve(
     unique: bool = True,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    symbols: str | None = None,
 ) -> Result:
     """Solve one puzzle.
 
@@ -32,13 +33,16 @@ def solve(
             the first solution (status ``solved``).
         time_limit: seconds for this puzzle; status ``timeout`` when it runs out.
         box: box shape (``"2x3"``) when it cannot be inferred from the size.
+        symbols: the symbols of the values 1..n in text, e.g. ``"0123456789ABCDEF"``
+            (see :func:`cpsudoku.parse`); write the solution with them through
+            :func:`cpsudoku.to_line`.
 
     >>> solve("1.343..2.3..2..3", backend="backtrack").status
     <Status.UNIQUE: 'unique'>
     """
     engine = get_backend(backend)
     try:
-        parsed = parse(puzzle, box, check=False)
+        parsed = parse(puzzle, box, check=False, symbols=symbols)
     except PuzzleError as exc:
         return Result(Status.INVALID, backend=engine.spec, error=str(exc))
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
@@ -51,13 +55,15 @@ def count_solutions(
     *,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    symbols: str | None = None,
 ) -> Count:
     """Count solutions up to ``limit``, with whether the count is exact.
 
     Raises:
         PuzzleError: the puzzle is malformed or its givens clash.
     """
-    return get_backend(backend).count(parse(puzzle, box), limit=limit, time_limit=time_limit)
+    parsed = parse(puzzle, box, symbols=symbols)
+    return get_backend(backend).count(parsed, limit=limit, time_limit=time_limit)
 
 
 def count(
@@ -67,6 +73,7 @@ def count(
     *,
     time_limit: float | None = None,
     box: str | Geometry | None = None,
+    symbols: str | None = None,
 ) -> int:
     """The number of solutions of ``puzzle``, capped at ``limit``.
 
@@ -79,7 +86,7 @@ def count(
     >>> count("." * 16, limit=1000, backend="backtrack")
     288
     """
-    found = count_solutions(puzzle, limit, backend, time_limit=time_limit, box=box)
+    found = count_solutions(puzzle, limit, backend, time_limit=time_limit, box=box, symbols=symbols)
     if found.timed_out:
         raise SolveTimeoutError(
             f"time limit of {time_limit} s reached after {found.count} solutions"

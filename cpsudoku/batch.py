@@ -21,7 +21,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from itertools import islice
 from typing import IO, Any, TypeVar
@@ -29,7 +29,14 @@ from typing import IO, Any, TypeVar
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
 from cpsudoku.backends.base import check_time_limit
 from cpsudoku.errors import CpSudokuError, PuzzleError, file_named
-from cpsudoku.formats import COLUMNS, PuzzleLike, Record, output_kind, parse
+from cpsudoku.formats import (
+    COLUMNS,
+    PuzzleLike,
+    Record,
+    output_kind,
+    parse,
+    symbols_geometry,
+)
 from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size, parse_box
 from cpsudoku.processes import die_with_parent, parent_identity
 from cpsudoku.result import Result, Status
@@ -55,6 +62,9 @@ class SolveOptions:
     box: str | None = None
     verify_with: str | None = None
     presolve: bool = True
+    #: The symbols of the values 1..n, as :func:`cpsudoku.parse` takes them; solutions
+    #: are written with them too.
+    symbols: str | None = None
 
 
 @dataclass(slots=True)
@@ -123,7 +133,7 @@ def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = Fal
     """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`)."""
     engine = get_backend(options.backend)
     try:
-        parsed = parse(puzzle, options.box, check=False)
+        parsed = parse(puzzle, options.box, check=False, symbols=options.symbols)
     except PuzzleError as exc:
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
     return engine.solve(
@@ -135,9 +145,7 @@ def _cross_check(
     puzzle: str, first: Result, other_backend: str, options: SolveOptions
 ) -> str | None:
     """Solve again with ``other_backend``; describe any disagreement."""
-    other = _solve_one(
-        puzzle, SolveOptions(other_backend, options.unique, options.time_limit, options.box)
-    )
+    other = _solve_one(puzzle, replace(options, backend=other_backend, verify_with=None))
     if Status.TIMEOUT in (first.status, other.status):
         return None  # a timeout is not an answer to disagree with
     if first.status != other.status:
@@ -151,7 +159,7 @@ def _cross_check(
 
 
 def _solution_mismatch(
-    expected: str, record: Record, result: Result, box: str | None
+    expected: str, record: Record, result: Result, options: SolveOptions
 ) -> str | None:
     """Compare a result with the input's solution column.
 
@@ -162,7 +170,7 @@ def _solution_mismatch(
     status = result.status
     if status is Status.UNIQUE and result.solution is not None:
         try:
-            given = parse(expected, result.solution.geometry, check=False)
+            given = parse(expected, result.solution.geometry, check=False, symbols=options.symbols)
         except PuzzleError as exc:
             return f"the input's solution column is not a grid: {exc}"
         if given != result.solution:
@@ -171,8 +179,8 @@ def _solution_mismatch(
     if status not in (Status.SOLVED, Status.MULTIPLE, Status.UNSOLVABLE):
         return None  # invalid or timed out: nothing to compare
     try:
-        puzzle = parse(record.puzzle, box, check=False)
-        given = parse(expected, puzzle.geometry, check=False)
+        puzzle = parse(record.puzzle, options.box, check=False, symbols=options.symbols)
+        given = parse(expected, puzzle.geometry, check=False, symbols=options.symbols)
     except PuzzleError as exc:
         return f"the input's solution column is not a grid: {exc}"
     if not is_solution(puzzle, given):
@@ -214,14 +222,14 @@ def _finish_row(record: Record, result: Result, options: SolveOptions) -> Row:
     """The row of a result, with the solution-column check and the cross-check."""
     notes = [result.error] if result.error else []
     if record.solution:
-        mismatch = _solution_mismatch(record.solution, record, result, options.box)
+        mismatch = _solution_mismatch(record.solution, record, result, options)
         if mismatch:
             notes.append(mismatch)
     if options.verify_with and result.status is not Status.INVALID:
         disagreement = _cross_check(record.puzzle, result, options.verify_with, options)
         if disagreement:
             notes.append(disagreement)
-    solution = "" if result.solution is None else str(result.solution)
+    solution = "" if result.solution is None else result.solution.line(options.symbols)
     return (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
 
 
@@ -244,8 +252,12 @@ def _logic_rows(
 
     from cpsudoku import presolve as logic
 
+    if options.symbols is not None and not options.symbols.isascii():
+        return  # the pass reads bytes: such records take the per-record path
     groups: dict[Geometry, list[int]] = {}
     fixed = parse_box(options.box) if options.box else None
+    if fixed is None and options.symbols is not None:
+        fixed = geometry_for_size(len(options.symbols))
     for k, record in enumerate(records):
         if record.error:
             continue
@@ -254,7 +266,7 @@ def _logic_rows(
             groups.setdefault(g, []).append(k)
     for g, members in groups.items():
         start = time.perf_counter()
-        values, ok = logic.parse_block([records[k].puzzle for k in members], g)
+        values, ok = logic.parse_block([records[k].puzzle for k in members], g, options.symbols)
         chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
         if not chosen:
             continue
@@ -262,7 +274,7 @@ def _logic_rows(
         result = logic.presolve(block, g)
         status = result.status
         unique_rows = np.flatnonzero(status == logic.UNIQUE)
-        texts = logic.format_block(result.solutions[unique_rows], g)
+        texts = logic.format_block(result.solutions[unique_rows], g, options.symbols)
         seconds = (time.perf_counter() - start) / len(chosen)
         solved = Status.UNIQUE if options.unique else Status.SOLVED
         for j, text in zip(unique_rows.tolist(), texts, strict=True):
@@ -286,7 +298,7 @@ def _logic_row(
     """The row of a record the logic pass decided; checks run only when asked for."""
     if not record.solution and not options.verify_with:
         return (status.value, text, LOGIC, seconds, "")
-    solution = Puzzle(g, tuple(parse(text, g, check=False).cells)) if text else None
+    solution = parse(text, g, check=False, symbols=options.symbols) if text else None
     return _finish_row(record, Result(status, solution, LOGIC, seconds), options)
 
 
@@ -319,7 +331,9 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
             results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
         else:
             status, text, backend, seconds, _error = row
-            solution = parse(text, options.box, check=False) if text else None
+            solution = (
+                parse(text, options.box, check=False, symbols=options.symbols) if text else None
+            )
             results.append(Result(Status(status), solution, backend, seconds))
     return results
 
@@ -459,6 +473,7 @@ def solve_many(
     time_limit: float | None = None,
     box: str | Geometry | None = None,
     presolve: bool = True,
+    symbols: str | None = None,
 ) -> Iterator[Result]:
     """Solve many puzzles, one Result per input, in input order.
 
@@ -475,6 +490,8 @@ def solve_many(
         box: box shape for all puzzles, when it cannot be inferred.
         presolve: run the whole-array logic pass on each chunk first; puzzles it
             decides get backend ``logic``. Statuses and solutions are the same either way.
+        symbols: the symbols of the values 1..n of text puzzles, as
+            :func:`cpsudoku.parse` takes them.
 
     >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
     ['unique', 'invalid']
@@ -487,7 +504,9 @@ def solve_many(
         # then ``timeout``, with the pass or without, as the engine alone would say.
         presolve = presolve and time_limit > 0
     box_text = shape.box_shape if shape else None
-    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve)
+    if symbols is not None:
+        symbols_geometry(symbols, shape)  # and symbols that are no alphabet
+    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve, symbols)
     for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
         yield from results
 

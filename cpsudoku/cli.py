@@ -16,10 +16,12 @@ import argparse
 import errno
 import json
 import os
+import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,10 +29,13 @@ from typing import TYPE_CHECKING
 from cpsudoku import __version__
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY
 from cpsudoku.errors import CpSudokuError, PuzzleError, WrongLengthError
+from cpsudoku.formats import AmbiguousZeroWarning
 from cpsudoku.result import Status
 
 if TYPE_CHECKING:
     from cpsudoku.batch import SolveOptions, Summary
+    from cpsudoku.formats import Record
+    from cpsudoku.grid import Puzzle
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
 
@@ -65,15 +70,27 @@ class UsageError(CpSudokuError):
     """A command-line mistake reported with exit code 2."""
 
 
-def read_puzzle_arg(arg: str, box: str | None = None) -> str:
+#: A PUZZLE argument ending like a file name (``.txt``, ``.sdk``), never like a
+#: puzzle line ending in digits or empty cells.
+_FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None) -> str:
     """PUZZLE as given: ``-`` is standard input, a file (or pipe) is read, else text.
 
-    A folder is a UsageError. Raises WrongLengthError with a pointer to ``batch`` when
-    the text is several whole puzzles, one per line (a dataset given to a one-puzzle
-    command).
+    A file's bytes are read as every command reads datasets (a byte-order mark picks
+    UTF-8, -16 or -32; a comment line may hold any bytes). A folder is a UsageError,
+    and so is a missing file: an argument with a slash or a file suffix that names no
+    file and is no puzzle either. Raises WrongLengthError with a pointer to ``batch``
+    when the text is several whole puzzles, one per line (a dataset given to a
+    one-puzzle command).
     """
+    from cpsudoku.formats import decode_text
+
     if arg == "-":
-        return _one_puzzle(sys.stdin.read().removeprefix("\ufeff"), box)
+        stdin = getattr(sys.stdin, "buffer", None)  # None when replaced by a text stream
+        data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+        return _one_puzzle(decode_text(data, "standard input"), box, symbols)
     path = Path(arg)
     try:
         exists, folder = path.exists(), path.is_dir()
@@ -82,15 +99,46 @@ def read_puzzle_arg(arg: str, box: str | None = None) -> str:
     if folder:
         raise UsageError(f"cannot read {arg}: it is a folder, not a puzzle file")
     if not exists:
-        return _one_puzzle(arg, box)
+        if _looks_like_a_path(arg, box, symbols):
+            raise UsageError(f"cannot read {arg}: no such file")
+        return _one_puzzle(arg, box, symbols)
     try:  # a file, or a pipe such as a shell's <(...)
-        # utf-8-sig: a byte-order mark (editors on Windows write one) is no cell.
-        return _one_puzzle(path.read_text(encoding="utf-8-sig"), box)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {arg}: {exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {arg}: {exc.strerror or exc}") from None
+    return _one_puzzle(decode_text(data, arg), box, symbols)
 
 
-def _one_puzzle(text: str, box: str | None) -> str:
+def _puzzle_arg(args: argparse.Namespace) -> str | Puzzle:
+    """The PUZZLE argument's text, read with ``--symbols`` when given (then parsed)."""
+    text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
+    if args.symbols is None:
+        return text
+    from cpsudoku.formats import parse
+
+    return parse(text, args.box, check=False, symbols=args.symbols)
+
+
+def _looks_like_a_path(arg: str, box: str | None, symbols: str | None) -> bool:
+    """Whether ``arg``, which names no file, was meant as one.
+
+    It was when it has a slash or a file suffix and is no puzzle when read as one
+    (``....G`` may end a 16x16 line).
+    """
+    from cpsudoku.formats import parse
+
+    if not ("/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg)):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parse(arg, box, check=False, symbols=symbols)
+    except PuzzleError:
+        return True
+    return False
+
+
+def _one_puzzle(text: str, box: str | None, symbols: str | None = None) -> str:
     """``text``, unless its lines are several puzzles rather than the rows of one.
 
     They are when each line is a puzzle on its own and either the whole text is no
@@ -98,22 +146,26 @@ def _one_puzzle(text: str, box: str | None) -> str:
     lines as each line has cells (four 4x4 puzzles, one per line, also make 64 cells,
     an 8x8 grid, but four lines of 16 cells are no grid's rows).
     """
-    from cpsudoku.formats import parse
+    from cpsudoku.formats import GRID_HEADER, parse
 
     lines = [s for s in text.splitlines() if s.strip() and not s.lstrip().startswith("#")]
-    if len(lines) < 2:
-        return text
+    if len(lines) < 2 or any(GRID_HEADER.match(line) for line in lines):
+        return text  # parse reads one "Grid 01" puzzle and says when there are several
     error: WrongLengthError | None = None
-    try:
-        parse(text, box, check=False)
-    except WrongLengthError as exc:
-        error = exc
-    except PuzzleError:
-        return text  # the command reports it, as for any other input
-    try:
-        cells = {parse(line, box, check=False).geometry.cells for line in lines}
-    except PuzzleError:
-        cells = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the puzzle is parsed again, and warns then
+        try:
+            parse(text, box, check=False, symbols=symbols)
+        except WrongLengthError as exc:
+            error = exc
+        except PuzzleError:
+            return text  # the command reports it, as for any other input
+        try:
+            cells = {
+                parse(line, box, check=False, symbols=symbols).geometry.cells for line in lines
+            }
+        except PuzzleError:
+            cells = set()
     if cells and (error is not None or cells != {len(lines)}):
         raise WrongLengthError(
             f"the input holds {len(lines)} puzzles, one per line; this command takes one "
@@ -152,6 +204,13 @@ def _add_box(p: argparse.ArgumentParser) -> None:
         metavar="RxC",
         help="box shape, e.g. 2x3 for 6x6 grids (default: inferred from the size)",
     )
+    p.add_argument(
+        "--symbols",
+        metavar="ABC",
+        help="the symbols of the values 1..N in order, e.g. 0123456789ABCDEF for a 16x16 "
+        "written in hex digits (then . _ - * are empty cells); solutions are written with "
+        "them too (default: 1-9 then A-Z, and 0 is empty)",
+    )
 
 
 def backend_spec(args: argparse.Namespace) -> str:
@@ -185,17 +244,21 @@ def _run_solve(args: argparse.Namespace) -> int:
 
     _check_time_limit(args.time_limit)
     result = solve(
-        read_puzzle_arg(args.puzzle, args.box),
+        read_puzzle_arg(args.puzzle, args.box, args.symbols),
         backend=backend_spec(args),
         unique=not args.no_unique,
         time_limit=args.time_limit,
         box=args.box,
+        symbols=args.symbols,
     )
     if args.json:
-        print(json.dumps(result.to_dict()))
+        record = result.to_dict()
+        if result.solution is not None:
+            record["solution"] = result.solution.line(args.symbols)
+        print(json.dumps(record))
     else:
         if result.solution is not None:
-            print(result.solution.pretty())
+            print(result.solution.pretty(args.symbols))
             print()
         text = _STATUS_TEXT[result.status]
         if result.error and result.status is Status.INVALID:
@@ -222,11 +285,12 @@ def _run_count(args: argparse.Namespace) -> int:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     _check_time_limit(args.time_limit)
     found = count_solutions(
-        read_puzzle_arg(args.puzzle, args.box),
+        read_puzzle_arg(args.puzzle, args.box, args.symbols),
         args.limit,
         backend_spec(args),
         time_limit=args.time_limit,
         box=args.box,
+        symbols=args.symbols,
     )
     if args.json:
         print(json.dumps(found.to_dict()))
@@ -274,7 +338,7 @@ def _run_export(args: argparse.Namespace) -> int:
     from cpsudoku.export import export
 
     _refuse_overwrite(args.puzzle, args.output)
-    text = export(read_puzzle_arg(args.puzzle, args.box), args.to, box=args.box)
+    text = export(_puzzle_arg(args), args.to, box=args.box)
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -346,7 +410,11 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
 
 
 def _run_on_cluster(
-    args: argparse.Namespace, options: SolveOptions, progress: bool, total: int | None
+    args: argparse.Namespace,
+    options: SolveOptions,
+    progress: bool,
+    total: int | None,
+    records: Iterable[Record],
 ) -> Summary:
     """``batch --scheduler``: the same run on a Dask cluster (lazy import: optional extra)."""
     from cpsudoku.cluster import (
@@ -355,7 +423,6 @@ def _run_on_cluster(
         quiet_dask_logs,
         run_cluster_batch,
     )
-    from cpsudoku.formats import read_records
 
     if args.jobs and args.scheduler != "local":
         raise UsageError("--jobs sets the workers of --scheduler local only")
@@ -366,7 +433,7 @@ def _run_on_cluster(
     quiet_dask_logs()  # our one-line errors say it; the process ends right after
     try:
         return run_cluster_batch(
-            read_records(args.input),
+            records,
             args.output,
             options,
             scheduler=args.scheduler,
@@ -388,7 +455,7 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     from cpsudoku.backends import get_backend
     from cpsudoku.batch import SolveOptions, count_records_fast, max_jobs, run_batch
-    from cpsudoku.formats import read_records
+    from cpsudoku.formats import read_records, symbols_geometry
     from cpsudoku.grid import parse_box
 
     if args.input != "-":
@@ -413,8 +480,14 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"--scheduler must be 'local' or an address such as tcp://HOST:8786, "
             f"got {args.scheduler!r}"
         )
-    if args.box:
-        parse_box(args.box)
+    if args.output.lower().endswith(".json"):
+        raise UsageError(
+            f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
+            ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
+        )
+    shape = parse_box(args.box) if args.box else None
+    if args.symbols is not None:
+        symbols_geometry(args.symbols, shape)
     spec = backend_spec(args)
     get_backend(spec)  # unknown backends are a usage error before any work starts
     if args.verify_with:
@@ -426,15 +499,18 @@ def _run_batch(args: argparse.Namespace) -> int:
         args.box,
         args.verify_with,
         not args.no_presolve,
+        args.symbols,
     )
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
+    zeros = _ZeroWatch(read_records(args.input), args.symbols)
     try:
+        warnings.simplefilter("ignore", AmbiguousZeroWarning)  # counted, told once at the end
         if args.scheduler:
-            summary = _run_on_cluster(args, options, interactive, total)
+            summary = _run_on_cluster(args, options, interactive, total, zeros)
         else:
             summary = run_batch(
-                read_records(args.input),
+                zeros,
                 args.output,
                 options,
                 jobs=args.jobs or None,
@@ -452,7 +528,37 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.input}: {exc}") from None
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
+        if zeros.seen:
+            print(
+                f"cpsudoku batch: warning: {zeros.seen:,} 16x16 records write 0 and no other "
+                "empty cell, and 0 was read as empty; if their digits are 0-F, run again with "
+                "--symbols 0123456789ABCDEF",
+                file=sys.stderr,
+            )
     return batch_exit_code(summary)
+
+
+class _ZeroWatch:
+    """Passes records on, counting those whose 0 may be a digit (see ``--symbols``).
+
+    The batch reports them once, at the end, rather than a warning per record.
+    """
+
+    def __init__(self, records: Iterator[Record], symbols: str | None) -> None:
+        self.records = records
+        self.watch = symbols is None
+        self.seen = 0
+
+    def __iter__(self) -> Iterator[Record]:
+        from cpsudoku.formats import zero_may_be_a_digit
+
+        if not self.watch:
+            yield from self.records
+            return
+        for record in self.records:
+            if len(record.puzzle) == 256 and zero_may_be_a_digit(record.puzzle):
+                self.seen += 1
+            yield record
 
 
 def batch_exit_code(summary: Summary) -> int:
@@ -645,7 +751,7 @@ def _configure_rate(p: argparse.ArgumentParser) -> None:
 def _run_rate(args: argparse.Namespace) -> int:
     from cpsudoku.logic import rate
 
-    rating = rate(read_puzzle_arg(args.puzzle, args.box), box=args.box, backend=args.backend)
+    rating = rate(_puzzle_arg(args), box=args.box, backend=args.backend)
     problem = {
         Status.UNSOLVABLE: ("it has no solution", EXIT_UNSOLVABLE),
         Status.MULTIPLE: ("it has several solutions; only a proper puzzle rates", EXIT_INVALID),
@@ -792,6 +898,18 @@ def _stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    """Warnings as one line on stderr, like the errors (no source location)."""
+    print(f"cpsudoku: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     parser = build_parser(prog)
@@ -802,7 +920,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
     run = COMMANDS[args.command][2]
     try:
-        with _stop_on_sigterm():
+        with _stop_on_sigterm(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            warnings.simplefilter("default", AmbiguousZeroWarning)
             return run(args)
     except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
         return _error(args, str(exc))

@@ -60,6 +60,10 @@ class BoxShapeError(PuzzleError):
     """A box shape that is malformed or does not fit the grid."""
 
 
+class DatasetError(CpSudokuError, ValueError):
+    """A dataset file that cannot be read as one: no puzzle column, a zip of several files."""
+
+
 class UnknownBackendError(CpSudokuError, ValueError):
     """A backend name that is not in the registry (the message lists the valid ones)."""
 

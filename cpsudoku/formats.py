@@ -27,16 +27,18 @@ import json
 import math
 import re
 import sys
+import warnings
 import zipfile
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
+from functools import cache, partial
 from itertools import chain
 from typing import BinaryIO, NamedTuple, Union
 
 from cpsudoku.errors import (
     BoxShapeError,
+    DatasetError,
     PuzzleError,
     UnknownSymbolError,
     ValueOutOfRangeError,
@@ -59,6 +61,15 @@ _VALUE: dict[str, int] = {c: 0 for c in EMPTY}
 _VALUE.update({s: v for v, s in enumerate(SYMBOLS, 1)})
 _VALUE.update({s.lower(): v for v, s in enumerate(SYMBOLS, 1) if s.isalpha()})
 
+#: Keys of a JSON object that hold its puzzle: batch columns, and LeetCode's ``board``.
+PUZZLE_KEYS = ("puzzle", "quizzes", "quiz", "board", "grid")
+
+#: A line that heads one grid of a Project Euler 96 file (``Grid 01``).
+GRID_HEADER = re.compile(r"^\s*grid\s*\d*\s*:?\s*$", re.IGNORECASE)
+
+#: Characters a symbol alphabet may not use: layout, and what separates tokens.
+_NOT_SYMBOLS = set(" \t\r\n|+,;#[]{}")
+
 _LAYOUT_LINE = re.compile(r"^[\s|+=-]*$")
 _LAYOUT_CHARS = re.compile(r"[\s|+]")
 _DASH_ROW = re.compile(r"^[\s|]*-[\s|-]*$")
@@ -68,42 +79,62 @@ _SPLIT = re.compile(r"[\s,;]+")
 _SEPARATORS = re.compile(r"[,;]")
 
 
-def parse(data: PuzzleLike, box: str | Geometry | None = None, *, check: bool = True) -> Puzzle:
+class AmbiguousZeroWarning(UserWarning):
+    """A 16x16 line writes 0 and no other empty marker: perhaps 0-F are its digits.
+
+    Read so, 0 is an empty cell and a different puzzle is solved; ``symbols=`` (the
+    ``--symbols`` option) says what the symbols are.
+    """
+
+
+def parse(
+    data: PuzzleLike,
+    box: str | Geometry | None = None,
+    *,
+    check: bool = True,
+    symbols: str | None = None,
+) -> Puzzle:
     """Parse a puzzle from any accepted form.
 
     Args:
-        data: puzzle text (``bytes`` are decoded as UTF-8), a list of rows, a flat
-            list of ints, or a Puzzle.
+        data: puzzle text (``bytes`` are decoded: UTF-8, or UTF-16/32 by their
+            byte-order mark), a list of rows, a flat list of ints, or a Puzzle.
         box: box shape (``"2x3"`` or a Geometry); inferred from the size when None.
         check: raise :class:`~cpsudoku.errors.ConflictingGivensError` when two givens
             clash (the default). Pass False to parse a puzzle just to look at it.
+        symbols: the symbols of the values 1..n, in order, e.g.
+            ``"0123456789ABCDEF"`` for a 16x16 grid written in hex digits (its
+            length is the grid's side). Every other character of ``._-*0`` is then an
+            empty cell. Default: ``1-9`` then ``A-Z``, and ``0`` is empty too.
 
     Raises:
         PuzzleError: a subclass naming what is wrong and where: wrong length, unknown
             symbol, value out of range, conflicting givens, bad box shape.
 
+    Warns:
+        AmbiguousZeroWarning: a 16x16 line of symbols holds ``0`` and no other empty
+            marker, and no ``symbols`` were given.
+
     >>> str(parse([[1, 0, 3, 4], [3, 0, 0, 2], [0, 3, 0, 0], [2, 0, 0, 3]]))
     '1.343..2.3..2..3'
+    >>> to_line(parse("0123" "2301" "...." "....", symbols="0123"), symbols="0123")
+    '012323013012....'
     """
     geom = as_geometry(box)
+    if symbols is not None:
+        geom = symbols_geometry(symbols, geom)
     if isinstance(data, Puzzle):
         if geom is not None and geom != data.geometry:
             raise BoxShapeError(f"puzzle is {data.geometry}, not {geom}")
         puzzle = data
     elif isinstance(data, str):
-        puzzle = _parse_text(data, geom)
+        puzzle = _parse_text(data, geom, symbols)
     elif isinstance(data, bytes | bytearray | memoryview):
         # Text read in binary mode, not a list of ints (b"1.3" would be 49, 46, 51).
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise PuzzleError(
-                f"cannot read the puzzle {type(data).__name__} as UTF-8 text: "
-                f"byte {exc.start + 1} is {bytes(data)[exc.start : exc.start + 1]!r}"
-            ) from None
-        puzzle = _parse_text(text, geom)
+        text = decode_text(bytes(data), f"the puzzle {type(data).__name__}")
+        puzzle = _parse_text(text, geom, symbols)
     elif isinstance(data, Sequence):
-        puzzle = _parse_sequence(data, geom)
+        puzzle = _parse_sequence(data, geom, symbols)
     else:
         hint = " (pass its .tolist())" if hasattr(data, "tolist") else ""  # numpy, pandas
         raise PuzzleError(f"cannot read a puzzle from a {type(data).__name__}{hint}")
@@ -128,28 +159,131 @@ def _geometry_for_length(length: int, geom: Geometry | None, what: str) -> Geome
     return geometry_for_size(n)
 
 
-def _parse_text(text: str, geom: Geometry | None) -> Puzzle:
+def _parse_text(text: str, geom: Geometry | None, symbols: str | None = None) -> Puzzle:
     if len(text) > MAX_TEXT:
         raise WrongLengthError(
             f"input of {len(text):,} characters is too large (at most {MAX_TEXT:,})"
         )
     stripped = text.strip()
     if stripped.startswith("["):
-        return _parse_sequence(_list_literal(stripped), geom)
+        return _parse_sequence(_list_literal(stripped), geom, symbols)
+    if stripped.startswith("{"):
+        return _parse_text_object(stripped, geom, symbols)
     tokens = [t for t in _SPLIT.split(stripped) if t]
-    if len(tokens) > 1 and "#" in stripped:
+    if len(tokens) > 1 and ("#" in stripped or "rid" in stripped):
         # Lines whose first non-blank character is "#" are comments, as in a .txt
-        # dataset. (Checked only past the one-line form: a comment needs a line
-        # break, and the one-line form must stay fast.)
+        # dataset, and a "Grid 01" line heads a grid of a Project Euler 96 file.
+        # (Looked for only past the one-line form: both need a line break, and the
+        # one-line form must stay fast.)
         lines = stripped.splitlines()
         kept = [line for line in lines if not line.lstrip().startswith("#")]
+        headers = sum(bool(GRID_HEADER.match(line)) for line in kept)
+        if headers > 1:
+            raise WrongLengthError(
+                f"the text holds {headers} puzzles, each under a 'Grid' line; this reads "
+                "one puzzle, and 'cpsudoku batch' reads a file of many"
+            )
+        kept = [line for line in kept if not GRID_HEADER.match(line)]
         if len(kept) < len(lines):
-            return _parse_text("\n".join(kept), geom)
+            return _parse_text("\n".join(kept), geom, symbols)
+    if symbols is not None:
+        return _parse_symbols(stripped, geom, symbols)
     # Several all-digit tokens: integers, or rows of digit symbols (a single token
     # such as "530070000..." is the one-line symbol form).
     if len(tokens) > 1 and all(_INT_TOKEN.match(t) for t in tokens):
         return _parse_digit_tokens(stripped, tokens, geom)
+    if len(stripped) == 256 and zero_may_be_a_digit(stripped):
+        warnings.warn(
+            "this 16x16 puzzle writes 0 and no other empty cell; 0 is read as empty. If its "
+            "digits are 0-F, say so: symbols='0123456789ABCDEF' (--symbols)",
+            AmbiguousZeroWarning,
+            stacklevel=3,
+        )
     return _parse_symbols(stripped, geom)
+
+
+def zero_may_be_a_digit(line: str) -> bool:
+    """True for a 16x16 one-line puzzle with ``0`` and no other empty marker.
+
+    Written so, its cells are most likely the hex digits ``0-F``, and reading ``0`` as
+    empty (the default) solves another puzzle.
+    """
+    return len(line) == 256 and "0" in line and not any(c in line for c in "._-*")
+
+
+def _parse_text_object(text: str, geom: Geometry | None, symbols: str | None) -> Puzzle:
+    """A one-puzzle JSON object: its puzzle is under one of :data:`PUZZLE_KEYS`.
+
+    ``{"board": [[...]]}`` (a LeetCode board) or ``{"puzzle": "..."}``, as a dataset's
+    JSON lines hold them; the other keys are left alone.
+    """
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzleError(
+            f"cannot read the JSON object: {exc.msg} at character {exc.pos + 1}"
+        ) from None
+    if not isinstance(obj, dict):
+        raise PuzzleError("a JSON puzzle is an object with a puzzle key, a list or a string")
+    key = next((k for k in PUZZLE_KEYS if k in obj), None)
+    if key is None:
+        raise PuzzleError(
+            f"the JSON object has no puzzle: give it one of the keys {', '.join(PUZZLE_KEYS)}"
+            + (f" (its keys: {', '.join(map(str, list(obj)[:8]))})" if obj else "")
+        )
+    value = obj[key]
+    if isinstance(value, str):
+        return _parse_text(value, geom, symbols)
+    if isinstance(value, list):
+        return _parse_sequence(value, geom, symbols)
+    raise PuzzleError(f'the "{key}" field is {_json_kind(value)}, not a puzzle')
+
+
+def _json_kind(value: object) -> str:
+    """How a JSON value that is not a puzzle is named in messages."""
+    return _JSON_KINDS.get(type(value), "a number")
+
+
+@cache
+def _lookup(symbols: str) -> dict[str, int]:
+    """Symbol -> value of an alphabet: ``symbols[k]`` is k+1, the other empties are 0.
+
+    Letters match either case unless that would make two symbols one.
+    """
+    table = {c: 0 for c in EMPTY if c not in symbols}
+    table.update({c: v for v, c in enumerate(symbols, 1)})
+    folded = {c.lower() for c in symbols} | {c.upper() for c in symbols}
+    if len(folded) == 2 * sum(c.isalpha() for c in symbols) + sum(not c.isalpha() for c in symbols):
+        for v, c in enumerate(symbols, 1):
+            table.setdefault(c.lower(), v)
+            table.setdefault(c.upper(), v)
+    return table
+
+
+def symbols_geometry(symbols: str, geom: Geometry | None) -> Geometry:
+    """The geometry a symbol alphabet implies (its length is the side), checked.
+
+    ``geom``, when given, must have as many values as there are symbols.
+
+    Raises:
+        PuzzleError: symbols repeated, layout characters among them, or a length that
+            does not fit ``geom``.
+    """
+    if not isinstance(symbols, str) or not symbols:
+        raise PuzzleError(f"symbols must be a non-empty string, got {symbols!r}")
+    bad = sorted(set(symbols) & _NOT_SYMBOLS)
+    if bad:
+        raise PuzzleError(f"symbols may not hold layout characters: {''.join(bad)!r}")
+    twice = sorted({c for c in symbols if symbols.count(c) > 1})
+    if twice:
+        raise PuzzleError(f"symbols must differ, but {''.join(twice)!r} repeat")
+    if geom is not None:
+        if len(symbols) != geom.n:
+            raise BoxShapeError(
+                f"{len(symbols)} symbols do not fit a {geom} grid, which needs {geom.n}"
+            )
+        return geom
+    return geometry_for_size(len(symbols))
 
 
 def _parse_digit_tokens(text: str, tokens: list[str], geom: Geometry | None) -> Puzzle:
@@ -249,11 +383,12 @@ def _is_square(k: int) -> bool:
     return k > 0 and math.isqrt(k) ** 2 == k
 
 
-def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
+def _parse_symbols(text: str, geom: Geometry | None, symbols: str | None = None) -> Puzzle:
+    lookup = _VALUE if symbols is None else _lookup(symbols)
     if text and not _LAYOUT_CHARS.search(text):
         # One line of symbols, the form of every dataset: a dict lookup per character.
         # Anything wrong falls through to the slow path, which says exactly what.
-        values = [_VALUE.get(ch, -1) for ch in text]
+        values = [lookup.get(ch, -1) for ch in text]
         n = math.isqrt(len(values))
         if (n * n == len(values) and geom is None) or (
             geom is not None and len(values) == geom.cells
@@ -267,26 +402,28 @@ def _parse_symbols(text: str, geom: Geometry | None) -> Puzzle:
         drawn = _drawn_box(lines) if geom is None else None
         lines = _content_lines(lines, geom)
     # Keep (line, column) of every symbol so errors point into the input.
-    symbols: list[str] = []
+    chars: list[str] = []
     where: list[tuple[int, int]] = []
     for ln, line in enumerate(lines, 1):
         for col, ch in enumerate(line, 1):
             if not _LAYOUT_CHARS.match(ch):
-                symbols.append(ch)
+                chars.append(ch)
                 where.append((ln, col))
-    g = _geometry_for_length(len(symbols), geom, "cells")
+    g = _geometry_for_length(len(chars), geom, "cells")
     if drawn and drawn[0] * drawn[1] == g.n and drawn != (g.box_rows, g.box_cols):
         g = geometry(*drawn)  # the boxes the grid draws, e.g. 3x2 rather than 2x3
     n = g.n
     values = []
-    for i, ch in enumerate(symbols):
-        v = _VALUE.get(ch)
+    for i, ch in enumerate(chars):
+        v = lookup.get(ch)
         if v is None:
             r, c = divmod(i, n)
+            alphabet = "1-9, A-Z" if symbols is None else repr(symbols)
+            empties = "".join(k for k, val in lookup.items() if not val)
             raise UnknownSymbolError(
                 f"unknown symbol {ch!r} at row {r + 1}, column {c + 1}"
                 + (f" (line {where[i][0]}, character {where[i][1]})" if len(lines) > 1 else "")
-                + f"; use 1-9, A-Z for values and one of {EMPTY!r} for empty cells",
+                + f"; use {alphabet} for values and one of {empties!r} for empty cells",
                 row=r + 1,
                 col=c + 1,
                 symbol=ch,
@@ -421,8 +558,11 @@ def _symbol_count(line: str) -> int:
     return len(_LAYOUT_CHARS.sub("", line))
 
 
-def _cell_value(item: object, i: int, n: int | None) -> int:
-    """One cell of the list forms: int, None, or a one-symbol string."""
+def _cell_value(item: object, i: int, symbols: str | None) -> int:
+    """One cell of the list forms: int, None, or a one-symbol string.
+
+    With ``symbols``, a string is a symbol of that alphabet (``"0"`` may be a value).
+    """
     if item is None:
         return 0
     if isinstance(item, bool):
@@ -431,6 +571,14 @@ def _cell_value(item: object, i: int, n: int | None) -> int:
         return item
     if isinstance(item, str):
         s = item.strip()
+        if symbols is not None:
+            value = _lookup(symbols).get(s)
+            if value is None:
+                raise UnknownSymbolError(
+                    f"unknown symbol {item!r} in cell {i + 1}; the symbols are {symbols!r}",
+                    symbol=item,
+                )
+            return value
         if s.isdigit():
             return int(s)
         if len(s) == 1 and s in _VALUE:
@@ -439,7 +587,9 @@ def _cell_value(item: object, i: int, n: int | None) -> int:
     raise PuzzleError(f"cell {i + 1} is a {type(item).__name__}, not a value")
 
 
-def _parse_sequence(data: Sequence[object], geom: Geometry | None) -> Puzzle:
+def _parse_sequence(
+    data: Sequence[object], geom: Geometry | None, symbols: str | None = None
+) -> Puzzle:
     if data and all(isinstance(row, list | tuple) for row in data):
         rows = [list(row) for row in data]  # type: ignore[call-overload]
         n = len(rows)
@@ -455,7 +605,7 @@ def _parse_sequence(data: Sequence[object], geom: Geometry | None) -> Puzzle:
     values = []
     for i, item in enumerate(flat):
         try:
-            values.append(_cell_value(item, i, None))
+            values.append(_cell_value(item, i, symbols))
         except PuzzleError as exc:
             side = math.isqrt(len(flat)) or 1
             r, c = divmod(i, side)
@@ -479,14 +629,17 @@ def as_puzzle(data: PuzzleLike, box: str | Geometry | None = None) -> Puzzle:
     return data if isinstance(data, Puzzle) else parse(data, box, check=False)
 
 
-def to_line(puzzle: PuzzleLike) -> str:
-    """One-line form: symbols with ``.`` for empty (space-separated ints when n > 35)."""
-    return str(as_puzzle(puzzle))
+def to_line(puzzle: PuzzleLike, *, symbols: str | None = None) -> str:
+    """One-line form: symbols with ``.`` for empty (space-separated ints when n > 35).
+
+    ``symbols``: the symbols of the values 1..n, as :func:`parse` takes them.
+    """
+    return as_puzzle(puzzle).line(symbols)
 
 
-def to_grid(puzzle: PuzzleLike) -> str:
+def to_grid(puzzle: PuzzleLike, *, symbols: str | None = None) -> str:
     """Readable multi-line form with box lines (parses back with :func:`parse`)."""
-    return as_puzzle(puzzle).pretty()
+    return as_puzzle(puzzle).pretty(symbols)
 
 
 # --------------------------------------------------------------------------------------
@@ -503,7 +656,7 @@ MAX_CSV_LINES = 100
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
 
-_PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz")
+_PUZZLE_COLUMNS = PUZZLE_KEYS
 _SOLUTION_COLUMNS = ("solution", "solutions")
 _COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
 
@@ -559,7 +712,7 @@ def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
         try:
             archive = zipfile.ZipFile(path)
         except zipfile.BadZipFile as exc:
-            raise ValueError(f"{path}: not a readable zip archive ({exc})") from None
+            raise DatasetError(f"{path}: not a readable zip archive ({exc})") from None
         with archive:
             members = [
                 m
@@ -567,14 +720,14 @@ def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
                 if not m.endswith("/") and not m.startswith("__MACOSX/")
             ]
             if len(members) != 1:
-                raise ValueError(
+                raise DatasetError(
                     f"{path}: a zip must hold exactly one data file, found {len(members)}"
                     + (f" ({', '.join(members[:5])})" if members else "")
                 )
             try:
                 inner = archive.open(members[0])
             except (RuntimeError, NotImplementedError) as exc:  # encrypted, unknown method
-                raise ValueError(f"{path}: cannot read {members[0]} ({exc})") from None
+                raise DatasetError(f"{path}: cannot read {members[0]} ({exc})") from None
             with inner:
                 yield inner, dataset_kind(members[0])  # type: ignore[misc]
         return
@@ -692,7 +845,7 @@ def decode_text(data: bytes, name: str = "the input") -> str:
         text, error = _decode(raw)
         if error and not text.lstrip().startswith("#"):
             where = f"line {number}, {error.removeprefix('undecodable bytes at ')}"
-            raise PuzzleError(f"cannot read {name}: bytes that are not text at {where}")
+            raise PuzzleError(f"cannot read {name}: bytes that are not UTF-8 text at {where}")
         lines.append(text)
     return "\n".join(lines)
 
@@ -732,12 +885,33 @@ def _texts(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
 
 
 def _txt_records(stream: BinaryIO) -> Iterator[Record]:
+    """One puzzle per line; or, after a ``Grid 01`` line, the lines up to the next one.
+
+    The second is the Project Euler 96 layout (a header line, then nine lines of nine
+    digits): its header lines separate the records, and each grid is one record.
+    """
     index = 0
+    block: list[str] | None = None  # the lines of the grid under the last header
+    problem: str | None = None
     for text, error in _texts(stream):
         if text is not None and text.startswith("#"):
             continue
-        yield Record(index, text or "", None, error)
-        index += 1
+        if text is not None and GRID_HEADER.match(text):
+            if block is not None:
+                yield Record(index, "\n".join(block), None, problem)
+                index += 1
+            block, problem = [], None
+            continue
+        if block is None:
+            yield Record(index, text or "", None, error)
+            index += 1
+        elif len(block) >= MAX_CSV_LINES:
+            problem = f"a grid of more than {MAX_CSV_LINES} lines"
+        else:
+            block.append(text or "")
+            problem = problem or error
+    if block is not None:
+        yield Record(index, "\n".join(block), None, problem)
 
 
 def _is_header(fields: Sequence[str]) -> bool:
@@ -801,8 +975,16 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
             first = False
             if _is_header(fields):
                 names = [f.strip().lower() for f in fields]
-                puzzle_col = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), 0)
+                found = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), None)
                 solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
+                if found is None and solution_col is not None:
+                    # The first column would be taken for the puzzles: an id, say.
+                    raise DatasetError(
+                        f"the CSV has a {names[solution_col]} column but no puzzle column "
+                        f"({', '.join(_PUZZLE_COLUMNS)}); its columns are: "
+                        + ", ".join(f.strip() for f in fields)
+                    )
+                puzzle_col = found or 0
                 continue
         if puzzle_col >= len(fields):
             yield Record(index, text, None, f"no column {puzzle_col + 1} in this row")
@@ -841,7 +1023,7 @@ def _json_record(index: int, text: str) -> Record:
                 value = obj[key]
                 if not isinstance(value, str | list):
                     # Read as text, null would be four symbols and {"a": 1} seven cells.
-                    kind = _JSON_KINDS.get(type(value), "a number")
+                    kind = _json_kind(value)
                     return Record(index, text, None, f'the "{key}" field is {kind}, not a puzzle')
                 puzzle = value if isinstance(value, str) else json.dumps(value)
                 solution = obj.get("solution", obj.get("solutions"))

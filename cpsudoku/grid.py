@@ -152,6 +152,11 @@ class Geometry:
         return "." if value == 0 else SYMBOLS[value - 1]
 
 
+def _empty_mark(symbols: str) -> str:
+    """The character written for an empty cell: ``.``, or another when ``.`` is a symbol."""
+    return next(c for c in "._-*0" if c not in symbols)
+
+
 def _single(i: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """A one-cell unit's gatherer (``itemgetter`` of one index returns no tuple)."""
     return lambda cells: (cells[i],)
@@ -261,17 +266,33 @@ class Puzzle:
         return [list(self.cells[r * n : (r + 1) * n]) for r in range(n)]
 
     def __str__(self) -> str:
-        if self.n > len(SYMBOLS):
-            return " ".join(map(str, self.cells))
-        return "".join("." if v == 0 else SYMBOLS[v - 1] for v in self.cells)
+        return self.line()
 
-    def pretty(self) -> str:
-        """A readable grid with box lines, e.g. for the command line."""
+    def line(self, symbols: str | None = None) -> str:
+        """The one-line form: a symbol per cell, ``.`` for an empty one.
+
+        ``symbols`` are the symbols of the values 1..n (default: ``1-9`` then ``A-Z``;
+        for n > 35 there are none, and the form is space-separated integers).
+        """
+        if symbols is None:
+            if self.n > len(SYMBOLS):
+                return " ".join(map(str, self.cells))
+            symbols = SYMBOLS
+        table = (_empty_mark(symbols), *symbols[: self.n])
+        return "".join(map(table.__getitem__, self.cells))
+
+    def pretty(self, symbols: str | None = None) -> str:
+        """A readable grid with box lines, e.g. for the command line.
+
+        ``symbols``: the symbols of the values, as in :meth:`line`.
+        """
         g = self.geometry
         n = g.n
-        width = 1 if n <= len(SYMBOLS) else len(str(n))
+        width = 1 if n <= len(SYMBOLS) or symbols is not None else len(str(n))
 
         def sym(v: int) -> str:
+            if symbols is not None:
+                return _empty_mark(symbols) if v == 0 else symbols[v - 1]
             if n <= len(SYMBOLS):
                 return g.symbol(v)
             return ("." if v == 0 else str(v)).rjust(width)

@@ -124,8 +124,9 @@ class _Tables:
         lock_targets: ``(n*n, m)`` for each cell, the pairs whose B minus S holds it
             (padded with the dummy pair ``P``). Empty arrays when no units overlap so.
         bit: ``(n+1,)`` value -> mask (0 -> 0).
-        parse: ``(256,)`` character code -> value, :data:`_BAD` for anything else.
-        symbol: ``(n+1,)`` value -> character code ('.' for 0); empty when n > 35.
+
+    The symbol tables (character code -> value and back) are per alphabet, in
+    :func:`_symbol_tables`.
     """
 
     n: int
@@ -141,8 +142,6 @@ class _Tables:
     lock_rest: np.ndarray
     lock_targets: np.ndarray
     bit: np.ndarray
-    parse: np.ndarray
-    symbol: np.ndarray
 
     @property
     def wide(self) -> bool:
@@ -184,14 +183,6 @@ def _tables(geometry: Geometry) -> _Tables:
     bit = np.array([0] + [1 << (d - 1) for d in range(1, n + 1)], dtype=mask_dtype)
     lock_seg, lock_rest, lock_targets = _lock_tables(unit_cells, cells)
 
-    parse = np.full(256, _BAD, dtype=np.uint8)
-    symbol = np.zeros(0, dtype=np.uint8)
-    if n <= len(SYMBOLS):
-        for ch in EMPTY:
-            parse[ord(ch)] = 0
-        for v, s in enumerate(SYMBOLS[:n], 1):
-            parse[ord(s)] = parse[ord(s.lower())] = v
-        symbol = np.frombuffer(("." + SYMBOLS[:n]).encode("ascii"), dtype=np.uint8).copy()
     return _Tables(
         n=n,
         cells=cells,
@@ -206,9 +197,33 @@ def _tables(geometry: Geometry) -> _Tables:
         lock_rest=lock_rest,
         lock_targets=lock_targets,
         bit=bit,
-        parse=parse,
-        symbol=symbol,
     )
+
+
+@cache
+def _symbol_tables(n: int, symbols: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Byte -> value table and value -> byte table of an alphabet (default: 1-9, A-Z).
+
+    Empty tables when the alphabet has no one-byte form: n > 35 without ``symbols``,
+    or symbols that are not ASCII (such records take the per-record path).
+    """
+    parse = np.full(256, _BAD, dtype=np.uint8)
+    symbol = np.zeros(0, dtype=np.uint8)
+    alphabet = SYMBOLS[:n] if symbols is None else symbols
+    if len(alphabet) != n or not alphabet.isascii():
+        return parse, symbol
+    for ch in EMPTY:
+        if ch not in alphabet:
+            parse[ord(ch)] = 0
+    for v, ch in enumerate(alphabet, 1):
+        parse[ord(ch)] = v
+    for v, ch in enumerate(alphabet, 1):  # the other case, where no symbol has it
+        for other in (ch.lower(), ch.upper()):
+            if other not in alphabet and parse[ord(other)] == _BAD:
+                parse[ord(other)] = v
+    empty = next(c for c in "._-*0" if c not in alphabet)
+    symbol = np.frombuffer((empty + alphabet).encode("ascii"), dtype=np.uint8).copy()
+    return parse, symbol
 
 
 def _lock_tables(
@@ -249,7 +264,9 @@ def _lock_tables(
 # --- bulk parsing and formatting --------------------------------------------------
 
 
-def parse_block(records: Sequence[str], geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+def parse_block(
+    records: Sequence[str], geometry: Geometry, symbols: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Parse one-line records of ``n*n`` symbols into an array, in one step.
 
     Only the plain one-line form is read here (symbols ``1-9``, ``A-Z`` in either case,
@@ -261,16 +278,18 @@ def parse_block(records: Sequence[str], geometry: Geometry) -> tuple[np.ndarray,
     Args:
         records: the puzzle strings.
         geometry: the shape every record is read as.
+        symbols: the symbols of the values 1..n, as :func:`cpsudoku.parse` takes them.
 
     Returns:
         ``(values, ok)``: ``values`` is ``(B, n*n)`` uint8 with 0 for an empty cell;
         ``ok`` is ``(B,)`` bool. A row whose ``ok`` is False is all zeros.
     """
     t = _tables(geometry)
+    table, symbol = _symbol_tables(t.n, symbols)
     count = len(records)
     values = np.zeros((count, t.cells), dtype=np.uint8)
     ok = np.zeros(count, dtype=bool)
-    if count == 0 or t.symbol.size == 0:
+    if count == 0 or symbol.size == 0:
         return values, ok
     lengths = np.fromiter(map(len, records), dtype=np.int64, count=count)
     fits = lengths == t.cells
@@ -280,7 +299,7 @@ def parse_block(records: Sequence[str], geometry: Geometry) -> tuple[np.ndarray,
     # "replace" turns every non-ASCII character into one '?', so the byte count still
     # equals the character count and the bad record is caught by the table below.
     raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
-    parsed = t.parse[raw.reshape(-1, t.cells)]
+    parsed = table[raw.reshape(-1, t.cells)]
     good = parsed.max(axis=1) <= t.n
     parsed[~good] = 0
     if fits.all():
@@ -290,8 +309,13 @@ def parse_block(records: Sequence[str], geometry: Geometry) -> tuple[np.ndarray,
     return values, ok
 
 
-def format_block(solutions: np.ndarray, geometry: Geometry) -> list[str]:
+def format_block(
+    solutions: np.ndarray, geometry: Geometry, symbols: str | None = None
+) -> list[str]:
     """One-line symbol strings of a block of grids (``.`` for 0), for n <= 35.
+
+    ``symbols``: the symbols of the values 1..n (ASCII), as :func:`cpsudoku.parse`
+    takes them.
 
     Built as one byte buffer (a table lookup plus a newline column) decoded and split
     once, so the cost per grid is a few hundred nanoseconds.
@@ -301,13 +325,17 @@ def format_block(solutions: np.ndarray, geometry: Geometry) -> list[str]:
             or an array that is not ``(B, n*n)``.
     """
     t = _tables(geometry)
-    if t.symbol.size == 0:
-        raise ValueError(f"a {geometry} grid has no one-line symbol form (n > {len(SYMBOLS)})")
+    _, symbol = _symbol_tables(t.n, symbols)
+    if symbol.size == 0:
+        raise ValueError(
+            f"a {geometry} grid has no one-line symbol form (n > {len(SYMBOLS)}, or "
+            "symbols that are not ASCII)"
+        )
     grid = _check_block(solutions, t, "solutions")
     if grid.shape[0] == 0:
         return []
     out = np.empty((grid.shape[0], t.cells + 1), dtype=np.uint8)
-    np.take(t.symbol, grid, out=out[:, : t.cells], mode="clip")  # range checked above
+    np.take(symbol, grid, out=out[:, : t.cells], mode="clip")  # range checked above
     out[:, t.cells] = ord("\n")
     return out.tobytes().decode("ascii").split("\n")[:-1]
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from cpsudoku.backends import create_backend
 from cpsudoku.errors import ValueOutOfRangeError, WrongLengthError
-from cpsudoku.formats import parse
+from cpsudoku.formats import AmbiguousZeroWarning, parse
 from cpsudoku.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
 from cpsudoku.presolve import (
     CONFLICT,
@@ -455,8 +455,12 @@ def test_parse_block_matches_parse() -> None:
     records[5] = records[5].replace(".", "0")
     values, ok = parse_block(records, g)
     assert ok.all()
-    for text, row in zip(records, values.tolist(), strict=True):
-        assert tuple(row) == parse(text, box=g).cells
+    for k, (text, row) in enumerate(zip(records, values.tolist(), strict=True)):
+        if k == 5:  # 0 is empty here, and parse says it may be a digit
+            with pytest.warns(AmbiguousZeroWarning):
+                assert tuple(row) == parse(text, box=g).cells
+        else:
+            assert tuple(row) == parse(text, box=g).cells
     assert format_block(values, g)[0] == records[0]
     assert format_block(values, g)[3] == records[3].upper()
 
