@@ -270,8 +270,11 @@ def _logic_rows(
         chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
         if not chosen:
             continue
+        plan = logic.pass_plan(g)
+        if plan is logic.PassPlan.OFF:
+            continue
         block = values[ok]
-        result = logic.presolve(block, g)
+        result = logic.presolve(block, g, locked=plan is logic.PassPlan.FULL)
         status = result.status
         unique_rows = np.flatnonzero(status == logic.UNIQUE)
         texts = logic.format_block(result.solutions[unique_rows], g, options.symbols)

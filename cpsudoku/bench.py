@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import importlib.metadata
+import importlib.util
 import json
 import math
 import os
@@ -139,9 +140,10 @@ def find_manifest(explicit: str | None = None) -> Path:
     for path in candidates:
         if path.is_file():
             return path
+    looked = " and ".join(str(p.resolve()) for p in candidates)
     raise BenchError(
-        "no benchmark manifest found: run from the repository root (benchmarks/datasets.toml) "
-        "or pass --manifest FILE"
+        f"no benchmark manifest at {looked}: the benchmark datasets come with the "
+        "repository (a clone), not with the package; run from its root or pass --manifest FILE"
     )
 
 
@@ -733,8 +735,24 @@ def plot_throughput(run: BenchRun, cells: Sequence[Cell], path: Path) -> None:
     plt.close(fig)
 
 
-def write_reports(run: BenchRun, out: Path, argv: Sequence[str]) -> list[Cell]:
-    """Write results.csv, summary.md, machine.json and the two plots into ``out``."""
+#: The pip extra that brings matplotlib, for the plots.
+PLOT_EXTRA = "cpsudoku[plot]"
+
+
+def can_plot() -> bool:
+    """True when matplotlib is installed (the optional extra :data:`PLOT_EXTRA`)."""
+    try:
+        return importlib.util.find_spec("matplotlib") is not None
+    except ImportError:  # an import hook that refuses it
+        return False
+
+
+def write_reports(run: BenchRun, out: Path, argv: Sequence[str]) -> list[str]:
+    """Write results.csv, summary.md, machine.json and the two plots into ``out``.
+
+    The plots need matplotlib (the extra :data:`PLOT_EXTRA`); without it the tables
+    are written all the same. Returns the names of the files written.
+    """
     out.mkdir(parents=True, exist_ok=True)
     machine = machine_info(argv)
     cells = summarize(run)
@@ -743,9 +761,12 @@ def write_reports(run: BenchRun, out: Path, argv: Sequence[str]) -> list[Cell]:
     (out / "machine.json").write_text(
         json.dumps({**machine, "seconds": round(run.seconds, 1)}, indent=2) + "\n", encoding="utf-8"
     )
-    plot_cactus(run, out / "cactus.png")
-    plot_throughput(run, cells, out / "throughput.png")
-    return cells
+    written = ["summary.md", "results.csv", "machine.json"]
+    if can_plot():
+        plot_cactus(run, out / "cactus.png")
+        plot_throughput(run, cells, out / "throughput.png")
+        written += ["cactus.png", "throughput.png"]
+    return written
 
 
 def log_to_stderr(message: str) -> None:

@@ -358,7 +358,8 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         "--output",
         default="-",
         metavar="OUTPUT",
-        help="rows as CSV (default) or JSONL by suffix; - for stdout (default)",
+        help="rows as CSV (default; - is stdout, the default), JSON lines (.jsonl) or Parquet "
+        "(a DIR.parquet folder, one file per chunk), by the name",
     )
     _add_backend(p)
     _add_box(p)
@@ -614,7 +615,12 @@ def _configure_bench(p: argparse.ArgumentParser) -> None:
         help="an engine stops on a dataset after K timeouts, and skips harder ones (default 2)",
     )
     p.add_argument("--out", default="bench-out", metavar="DIR", help="report folder")
-    p.add_argument("--manifest", metavar="FILE", help="dataset manifest (TOML)")
+    p.add_argument(
+        "--manifest",
+        metavar="FILE",
+        help="dataset manifest (TOML; default: benchmarks/datasets.toml here, or in the "
+        "repository the package runs from)",
+    )
     p.add_argument("--list", action="store_true", help="list the datasets and engines, then stop")
 
 
@@ -646,12 +652,16 @@ def _run_bench(args: argparse.Namespace) -> int:
         give_up=args.give_up,
         log=bench.log_to_stderr,
     )
-    bench.write_reports(run, out, args.argv)
+    written = bench.write_reports(run, out, args.argv)
     print(
-        f"cpsudoku bench: {run.seconds:.1f} s; reports in {out}/ (summary.md, results.csv, "
-        "cactus.png, throughput.png)",
+        f"cpsudoku bench: {run.seconds:.1f} s; reports in {out}/ ({', '.join(written)})",
         file=sys.stderr,
     )
+    if not bench.can_plot():
+        print(
+            f"cpsudoku bench: no plots: they need matplotlib (pip install '{bench.PLOT_EXTRA}')",
+            file=sys.stderr,
+        )
     if run.disagreements:
         print(
             f"cpsudoku bench: {len(run.disagreements)} DISAGREEMENTS between engines "
@@ -671,7 +681,10 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
     target = p.add_mutually_exclusive_group()
     target.add_argument("--clues", type=int, metavar="N", help="stop at exactly N clues")
     target.add_argument(
-        "--minimal", action="store_true", help="remove clues until none can go (the default)"
+        "--minimal",
+        action="store_true",
+        help="remove clues until none can go (the default); with --symmetry, until no "
+        "symmetric pair can go: a single clue of a pair may still be removable",
     )
     p.add_argument(
         "--symmetry",

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from itertools import compress
 
@@ -412,7 +413,47 @@ def _verify_chunk(puz: np.ndarray, sol: np.ndarray, t: _Tables) -> np.ndarray:
 # --- the pass ------------------------------------------------------------------------
 
 
-def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
+class PassPlan(StrEnum):
+    """How much of the pass a geometry gets in the batch pipeline (:func:`pass_plan`)."""
+
+    FULL = "full"
+    """Singles and locked candidates."""
+    SINGLES = "singles"
+    """Naked and hidden singles only."""
+    OFF = "off"
+    """No pass: every puzzle goes to the engine."""
+
+
+#: A plan for one grid side that overrides :func:`pass_plan`'s rule (for measuring
+#: other plans with ``benchmarks/pipeline_speed.py --plan``).
+PLANS: dict[int, PassPlan] = {}
+
+
+def pass_plan(geometry: Geometry) -> PassPlan:
+    """What the batch pipeline runs of the pass on puzzles of ``geometry``.
+
+    The rule: the pipeline must never be more than 5% slower than its engine alone, on
+    any set of that size, and should gain what it can. Measured per size with
+    ``benchmarks/pipeline_speed.py`` (docs/design.md has the table):
+
+    - up to 9x9, the whole pass: 1.7-6x faster on easy sets, within noise on the
+      hardest (it costs about 4 microseconds a puzzle there);
+    - above 9x9 and below 16x16, none: on 12x12 minimal puzzles it decided almost
+      nothing and cost 6-9%;
+    - from 16x16 and below 25x25, singles only: locked candidates cost 0.1-0.3 ms a
+      puzzle there, more than they save (a 16x16 set lost 9% with them); singles alone
+      still gain 1.3x on the easy set and stay within 5% on the others;
+    - from 25x25, the whole pass again: the engine's time per puzzle dwarfs it.
+    """
+    n = geometry.n
+    if n in PLANS:
+        return PLANS[n]
+    if n <= 9 or n >= 25:
+        return PassPlan.FULL
+    return PassPlan.OFF if n < 16 else PassPlan.SINGLES
+
+
+def presolve(values: np.ndarray, geometry: Geometry, *, locked: bool = True) -> BlockResult:
     """Apply singles and locked candidates to every puzzle of a block, to a fixpoint.
 
     Every solution reported ``UNIQUE`` is checked by :func:`verify_block` first.
@@ -420,6 +461,8 @@ def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
     Args:
         values: ``(B, n*n)`` integer values, 0 = empty (as from :func:`parse_block`).
         geometry: the shape of every row.
+        locked: also look for locked candidates (False: singles only, cheaper on big
+            grids, and deciding fewer puzzles).
 
     Returns:
         The :class:`BlockResult`, row by row in input order.
@@ -439,7 +482,9 @@ def presolve(values: np.ndarray, geometry: Geometry) -> BlockResult:
     step = _chunk_rows(t)
     for start in range(0, count, step):
         chunk = slice(start, start + step)
-        _presolve_chunk(block[chunk], t, status[chunk], solutions[chunk], candidates[chunk])
+        _presolve_chunk(
+            block[chunk], t, status[chunk], solutions[chunk], candidates[chunk], locked
+        )
     unique = status == UNIQUE
     if unique.any():
         passed = verify_block(block[unique], solutions[unique], geometry)
@@ -460,6 +505,7 @@ def _presolve_chunk(
     status: np.ndarray,
     solutions: np.ndarray,
     candidates: np.ndarray,
+    locked: bool = True,
 ) -> None:
     """Run the pass on one chunk, writing into the chunk's rows of the outputs.
 
@@ -498,7 +544,7 @@ def _presolve_chunk(
         done &= ~dead
         stuck = np.bitwise_or.reduce(new, axis=0) == 0
         stuck &= ~dead
-        if stuck.any() and t.lock_seg.shape[0]:
+        if locked and stuck.any() and t.lock_seg.shape[0]:
             # Singles placed nothing: try locked candidates on those puzzles; one that
             # loses a candidate stays in play for another round of singles.
             if banned is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,36 @@ from cpsudoku.cli import main
 from cpsudoku.grid import Geometry, Puzzle
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
+
+#: A command line run with some packages made unimportable, as if not installed;
+#: it prints which of the blocked packages were loaded all the same.
+_BLOCKED_RUN = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError("blocked for this test: " + name)
+        return None
+BLOCKED = set(sys.argv[1].split(","))
+sys.meta_path.insert(0, Block())
+from cpsudoku.cli import main
+code = main(sys.argv[2:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED)
+print("LOADED", loaded)
+sys.exit(code)
+"""
+
+
+def run_blocked(blocked: set[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``cpsudoku ARGS`` in a subprocess where the ``blocked`` packages cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-c", _BLOCKED_RUN, ",".join(sorted(blocked)), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def read_lines(name: str, limit: int | None = None) -> list[str]:

@@ -4,7 +4,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, run_blocked
 
 from cpsudoku.bench import (
     BenchError,
@@ -175,3 +175,24 @@ def test_only_engines_that_keep_rules_are_warmed_up(spec: str, keeps: bool) -> N
 
     with create_backend(spec) as backend:
         assert backend.keeps_rules is keeps
+
+
+def test_without_matplotlib_the_tables_are_still_written(tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    args = ["bench", "--datasets", str(DATA / "top95.txt"), "--backends", "backtrack"]
+    done = run_blocked({"matplotlib"}, *args, "--limit", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'cpsudoku[plot]'" in done.stderr
+    assert "LOADED []" in done.stdout
+    assert sorted(p.name for p in out.iterdir()) == ["machine.json", "results.csv", "summary.md"]
+
+
+def test_the_manifest_is_found_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    found = find_manifest()
+    assert found.is_file()
+    assert found.resolve() == (Path(__file__).parent.parent / "benchmarks" / "datasets.toml")
+    with pytest.raises(BenchError, match=r"no benchmark manifest at .*nope\.toml"):
+        find_manifest(str(tmp_path / "nope.toml"))

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import read_lines
+from conftest import read_lines, run_blocked
 
 from cpsudoku.backends import REGISTRY
 from cpsudoku.batch import SolveOptions, run_batch
@@ -360,29 +360,6 @@ def test_bad_scheduler_options_are_usage_errors(
     assert main(["batch", str(dataset), "--partition-size", "0"]) == 2
     assert main(["batch", str(dataset), "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"]) == 2
     assert "--jobs" in capsys.readouterr().err
-
-
-BLOCK_DASK = """
-import sys
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {blocked!r}:
-            raise ImportError("blocked for this test: " + name)
-        return None
-sys.meta_path.insert(0, Block())
-from cpsudoku.cli import main
-code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))
-print("LOADED", loaded)
-sys.exit(code)
-"""
-
-
-def run_blocked(blocked: set[str], *args: str) -> subprocess.CompletedProcess[str]:
-    code = BLOCK_DASK.replace("{blocked!r}", repr(sorted(blocked)))
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
 
 
 def test_without_dask_the_extra_is_named(dataset: Path, tmp_path: Path) -> None:

@@ -128,6 +128,29 @@ def test_minimal_means_no_clue_can_go() -> None:
                 cells[i] = v
 
 
+def test_symmetric_minimal_means_no_symmetric_pair_can_go(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As the help says: with a symmetry no orbit can go, yet a single clue may."""
+    singles = 0
+    for item in generate_puzzles(4, "3x3", symmetry="rotational", seed=8):
+        g = item.puzzle.geometry
+        for orbit in orbits(g, "rotational"):
+            cells = list(item.puzzle.cells)
+            if not cells[orbit[0]]:
+                continue
+            for i in orbit:
+                cells[i] = 0
+            assert second_count(Puzzle(g, tuple(cells))) == 2
+            for i in orbit:  # one clue of the pair alone
+                cells = list(item.puzzle.cells)
+                cells[i] = 0
+                singles += second_count(Puzzle(g, tuple(cells))) == 1
+    assert singles > 0  # so "minimal" is minimal over pairs, not over clues
+    assert main(["generate", "--help"]) == 0
+    assert "symmetric pair" in capsys.readouterr().out
+
+
 def test_clue_target_is_met_exactly() -> None:
     item = generate_puzzle("3x3", clues=30, seed=4)
     assert item.puzzle.givens == 30

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from cpsudoku.backends import create_backend
 from cpsudoku.errors import ValueOutOfRangeError, WrongLengthError
 from cpsudoku.formats import AmbiguousZeroWarning, parse
+from cpsudoku.generate import generate_puzzle
 from cpsudoku.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
 from cpsudoku.presolve import (
     CONFLICT,
@@ -499,3 +500,29 @@ def test_block_lines_read_like_single_puzzles() -> None:
     out = format_block(result.solutions, g)
     for i in range(0, len(lines), 20):
         assert out[i] == str(ORACLE.solve(parse(lines[i])).solution)
+
+
+def test_the_pipeline_runs_as_much_of_the_pass_as_pays() -> None:
+    from cpsudoku import solve_many
+    from cpsudoku.presolve import PassPlan, pass_plan
+
+    plans = {(r, c): pass_plan(geometry(r, c)) for r, c in ((2, 2), (3, 3), (3, 4), (4, 4), (5, 5))}
+    assert plans == {
+        (2, 2): PassPlan.FULL,
+        (3, 3): PassPlan.FULL,
+        (3, 4): PassPlan.OFF,
+        (4, 4): PassPlan.SINGLES,
+        (5, 5): PassPlan.FULL,
+    }
+    janko = bundled("16x16_janko.txt")[:20]
+    g = geometry(4, 4)
+    values, _ = parse_block(janko, g)
+    full = presolve(values, g)
+    singles = presolve(values, g, locked=False)
+    assert (singles.status == UNIQUE).sum() < (full.status == UNIQUE).sum()
+    piped = list(solve_many(janko, "backtrack"))
+    alone = list(solve_many(janko, "backtrack", presolve=False))
+    assert [r.solution for r in piped] == [r.solution for r in alone]
+    assert sum(r.backend == "logic" for r in piped) == (singles.status == UNIQUE).sum()
+    twelve = [str(generate_puzzle("3x4", seed=s).puzzle) for s in range(2)]
+    assert all(r.backend != "logic" for r in solve_many(twelve, "backtrack", box="3x4"))

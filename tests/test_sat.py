@@ -477,3 +477,35 @@ def test_multiple_solution_choice_does_not_depend_on_history() -> None:
             r = backward.solve(parse(line))
             assert r.status is ahead[line].status
             assert r.solution == ahead[line].solution
+
+
+def test_big_grids_default_to_the_lighter_at_most_one() -> None:
+    from cpsudoku.backends.sat import default_at_most_one
+
+    assert [default_at_most_one(n) for n in (9, 16, 25, 30, 36)] == ["pairwise"] * 3 + [
+        "seqcounter"
+    ] * 2
+
+
+def test_an_empty_36x36_count_stays_under_500_mb(tmp_path: Path) -> None:
+    """The default sat engine on the biggest common grid (it took 1.5 GB with pairwise)."""
+    import subprocess
+    import sys
+
+    empty = tmp_path / "empty36.txt"
+    empty.write_text(" ".join(["0"] * 1296) + "\n")
+    # A fresh parent, whose only child is the count: its children's peak is the count's.
+    measure = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run([sys.executable, '-m', 'cpsudoku', 'count', sys.argv[1],"
+        " '--limit', '2'], capture_output=True, text=True)\n"
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "print(done.stdout, done.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", measure, str(empty)], capture_output=True, text=True, timeout=300
+    )
+    code, peak_kb = map(int, done.stdout.split()[:2])
+    assert code == 0, done.stdout
+    assert "at least 2 solutions" in done.stdout
+    assert peak_kb < 500 * 1024

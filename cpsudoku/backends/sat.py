@@ -29,7 +29,7 @@ Spec words (any order, each at most once), e.g. ``sat:extended:cadical153``:
 
 - an encoding: ``minimal``, ``efficient``, ``extended`` (default);
 - an at-most-one encoding: ``pairwise``, ``seqcounter``, ``ladder``, ``bitwise``,
-  ``totalizer``; when none is named, pairwise up to 36x36 and the sequential counter
+  ``totalizer``; when none is named, pairwise up to 25x25 and the sequential counter
   on bigger grids (:func:`default_at_most_one`);
 - a python-sat solver name or alias: ``cadical153`` (default), ``cadical195``,
   ``glucose4``, ``minisat22``, ``lingeling``, ``kissat404``, ... (``cd15``, ``g4``
@@ -100,9 +100,12 @@ from cpsudoku.grid import Geometry, Puzzle
 DEFAULT_SOLVER = "cadical153"
 
 #: Largest grid side on which pairwise at-most-one is the default. Pairwise writes about
-#: 2n^4 clauses: it is the fastest on 16x16 and 25x25 puzzles, but an empty 49x49 grid
-#: took 46 s and 5.5 GB with it, against 24 s and 1.0 GB with the sequential counter.
-PAIRWISE_UP_TO = 36
+#: 2n^4 clauses, held twice (as Python tuples for reuse, and in the solver), and a
+#: puzzle with several solutions builds a second solver: proving that an empty grid
+#: has two solutions took 364 MB on 25x25, 721 MB on 30x30 and 1.5 GB on 36x36, against
+#: 148, 269 and 401 MB with the sequential counter (docs/design.md). Pairwise stays
+#: the default where it fits in well under 500 MB, and where it is the fastest.
+PAIRWISE_UP_TO = 25
 
 #: The modes that build a new solver for every puzzle.
 MODES: tuple[str, ...] = ("fresh", "reduced")
