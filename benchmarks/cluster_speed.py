@@ -62,7 +62,7 @@ from cpsudoku.cluster import (  # noqa: E402
     partition_target,
     run_cluster_batch,
 )
-from cpsudoku.formats import Record, read_records  # noqa: E402
+from cpsudoku.datasets.records import Record, read_records  # noqa: E402
 from cpsudoku.parquet import BatchOutput, encode_rows  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"

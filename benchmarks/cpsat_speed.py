@@ -57,8 +57,8 @@ from cpsudoku.encode.cpsat import (
     rules_model,
     set_domains,
 )
-from cpsudoku.formats import parse
-from cpsudoku.grid import Puzzle
+from cpsudoku.model.forms import parse
+from cpsudoku.model.grid import Puzzle
 
 DATA = Path(__file__).parent / "data"
 NINE = [

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsudoku.generate import checker_backend, generate_grid, generate_puzzles
-from cpsudoku.grid import Puzzle, parse_box
+from cpsudoku.model.grid import Puzzle, parse_box
 
 
 def timed(label: str, count: int, make: Callable[[], list[Puzzle]]) -> dict[str, object]:

@@ -34,7 +34,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from cpsudoku.grid import SYMBOLS, Geometry, geometry_for_size, parse_box
+from cpsudoku.model.grid import SYMBOLS, Geometry, geometry_for_size, parse_box
 from cpsudoku.presolve import (
     CONFLICT,
     UNDECIDED,

@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsudoku.formats import parse
 from cpsudoku.logic import rate_puzzle
+from cpsudoku.model.forms import parse
 
 DATA = Path(__file__).parent / "data"
 DATASETS = {

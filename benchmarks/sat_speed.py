@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsudoku.backends import create_backend
-from cpsudoku.formats import parse
-from cpsudoku.grid import Puzzle
+from cpsudoku.model.forms import parse
+from cpsudoku.model.grid import Puzzle
 
 DATA = Path(__file__).resolve().parent / "data"
 

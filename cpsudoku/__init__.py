@@ -9,7 +9,16 @@
 from cpsudoku.api import count, count_solutions, solve
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.batch import solve_many
-from cpsudoku.errors import (
+from cpsudoku.generate import (
+    GeneratedPuzzle,
+    GenerationError,
+    Symmetry,
+    generate_grid,
+    generate_puzzle,
+    generate_puzzles,
+)
+from cpsudoku.logic import Grade, Rating, Step, Technique, rate
+from cpsudoku.model.errors import (
     BackendUnavailableError,
     BoxShapeError,
     ConflictingGivensError,
@@ -22,19 +31,10 @@ from cpsudoku.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
-from cpsudoku.formats import parse, to_grid, to_line
-from cpsudoku.generate import (
-    GeneratedPuzzle,
-    GenerationError,
-    Symmetry,
-    generate_grid,
-    generate_puzzle,
-    generate_puzzles,
-)
-from cpsudoku.grid import Geometry, Puzzle, geometry
-from cpsudoku.logic import Grade, Rating, Step, Technique, rate
-from cpsudoku.result import Count, Result, Status
-from cpsudoku.verify import is_solution, solution_problems
+from cpsudoku.model.forms import parse, to_grid, to_line
+from cpsudoku.model.grid import Geometry, Puzzle, geometry
+from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.verify import is_solution, solution_problems
 
 __version__ = "0.1.0"
 

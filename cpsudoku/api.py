@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from cpsudoku.backends import DEFAULT_BACKEND, get_backend
-from cpsudoku.errors import PuzzleError, SolveTimeoutError
-from cpsudoku.formats import PuzzleLike, parse
-from cpsudoku.grid import Geometry
-from cpsudoku.result import Count, Result, Status
+from cpsudoku.model.errors import PuzzleError, SolveTimeoutError
+from cpsudoku.model.forms import PuzzleLike, parse
+from cpsudoku.model.grid import Geometry
+from cpsudoku.model.result import Count, Result, Status
 
 
 def solve(
@@ -22,7 +22,7 @@ def solve(
 
     Bad input never raises: a malformed puzzle or clashing givens give a Result with
     status ``invalid`` and ``error`` saying what and where. An unknown backend name
-    does raise (:class:`~cpsudoku.errors.UnknownBackendError`), and so does a NaN time
+    does raise (:class:`~cpsudoku.model.errors.UnknownBackendError`), and so does a NaN time
     limit (ValueError): those are usage errors, not properties of the puzzle.
 
     Args:

@@ -37,10 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from cpsudoku.backends import Backend, create_backend, get_backend
-from cpsudoku.errors import CpSudokuError, PuzzleError
-from cpsudoku.formats import parse, read_records
-from cpsudoku.grid import Puzzle
-from cpsudoku.result import Status
+from cpsudoku.datasets.records import read_records
+from cpsudoku.model.errors import CpSudokuError, PuzzleError
+from cpsudoku.model.forms import parse
+from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.result import Status
 
 #: Engines of a default run, in the order they run and appear in tables: the three
 #: engines, their textbook baselines, the portfolio, the logic pass alone and the
@@ -321,7 +322,7 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
 
     def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
         from cpsudoku.batch import SolveOptions, solve_records
-        from cpsudoku.formats import Record
+        from cpsudoku.datasets.records import Record
 
         name = f"logic+{spec}"
         options = SolveOptions(spec, True, time_limit)

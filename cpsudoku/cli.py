@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 
 from cpsudoku import __version__
 from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY
-from cpsudoku.errors import CpSudokuError, PuzzleError, WrongLengthError
-from cpsudoku.formats import AmbiguousZeroWarning
-from cpsudoku.result import Status
+from cpsudoku.model.errors import CpSudokuError, PuzzleError, WrongLengthError
+from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
     from cpsudoku.batch import SolveOptions, Summary
-    from cpsudoku.formats import Record
-    from cpsudoku.grid import Puzzle
+    from cpsudoku.datasets.records import Record
+    from cpsudoku.model.grid import Puzzle
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
 
@@ -85,7 +85,7 @@ def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None
     when the text is several whole puzzles, one per line (a dataset given to a
     one-puzzle command).
     """
-    from cpsudoku.formats import decode_text
+    from cpsudoku.model.text import decode_text
 
     if arg == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # None when replaced by a text stream
@@ -114,7 +114,7 @@ def _puzzle_arg(args: argparse.Namespace) -> str | Puzzle:
     text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
     if args.symbols is None:
         return text
-    from cpsudoku.formats import parse
+    from cpsudoku.model.forms import parse
 
     return parse(text, args.box, check=False, symbols=args.symbols)
 
@@ -125,7 +125,7 @@ def _looks_like_a_path(arg: str, box: str | None, symbols: str | None) -> bool:
     It was when it has a slash or a file suffix and is no puzzle when read as one
     (``....G`` may end a 16x16 line).
     """
-    from cpsudoku.formats import parse
+    from cpsudoku.model.forms import parse
 
     if not ("/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg)):
         return False
@@ -146,7 +146,7 @@ def _one_puzzle(text: str, box: str | None, symbols: str | None = None) -> str:
     lines as each line has cells (four 4x4 puzzles, one per line, also make 64 cells,
     an 8x8 grid, but four lines of 16 cells are no grid's rows).
     """
-    from cpsudoku.formats import GRID_HEADER, parse
+    from cpsudoku.model.forms import GRID_HEADER, parse
 
     lines = [s for s in text.splitlines() if s.strip() and not s.lstrip().startswith("#")]
     if len(lines) < 2 or any(GRID_HEADER.match(line) for line in lines):
@@ -456,8 +456,9 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     from cpsudoku.backends import get_backend
     from cpsudoku.batch import SolveOptions, count_records_fast, max_jobs, run_batch
-    from cpsudoku.formats import read_records, symbols_geometry
-    from cpsudoku.grid import parse_box
+    from cpsudoku.datasets.records import read_records
+    from cpsudoku.model.forms import symbols_geometry
+    from cpsudoku.model.grid import parse_box
 
     if args.input != "-":
         if os.path.isdir(args.input):
@@ -551,7 +552,7 @@ class _ZeroWatch:
         self.seen = 0
 
     def __iter__(self) -> Iterator[Record]:
-        from cpsudoku.formats import zero_may_be_a_digit
+        from cpsudoku.model.forms import zero_may_be_a_digit
 
         if not self.watch:
             yield from self.records

@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 from cpsudoku.backends import get_backend
 from cpsudoku.batch import SolveOptions, Summary, _default_jobs, solve_records
-from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import Record
+from cpsudoku.datasets.records import Record
+from cpsudoku.model.errors import CpSudokuError
 
 if TYPE_CHECKING:
     from types import ModuleType

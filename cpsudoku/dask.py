@@ -26,9 +26,9 @@ from cpsudoku.backends import DEFAULT_BACKEND, create_backend
 from cpsudoku.backends.base import check_time_limit
 from cpsudoku.batch import SolveOptions, solve_records
 from cpsudoku.cluster import _SOLVE_LOCK, _keep_freed_memory, require_distributed
-from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import Record
-from cpsudoku.grid import Geometry, as_geometry
+from cpsudoku.datasets.records import Record
+from cpsudoku.model.errors import CpSudokuError
+from cpsudoku.model.grid import Geometry, as_geometry
 
 if TYPE_CHECKING:
     import dask.bag

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from cpsudoku.formats import PuzzleLike, parse
-from cpsudoku.grid import Geometry
+from cpsudoku.model.forms import PuzzleLike, parse
+from cpsudoku.model.grid import Geometry
 
 #: format -> (module, function taking a Puzzle and returning the text).
 EXPORTERS: dict[str, tuple[str, str]] = {

@@ -52,9 +52,9 @@ from pathlib import Path
 from typing import TextIO
 
 from cpsudoku.backends import REGISTRY, Backend, get_backend
-from cpsudoku.errors import BoxShapeError, CpSudokuError, file_named
-from cpsudoku.grid import Geometry, Puzzle, as_geometry
 from cpsudoku.logic import Grade, Rating, rate_puzzle
+from cpsudoku.model.errors import BoxShapeError, CpSudokuError, file_named
+from cpsudoku.model.grid import Geometry, Puzzle, as_geometry
 
 #: Attempts (grids tried) per puzzle before a clue or difficulty target is given up.
 DEFAULT_ATTEMPTS = 100

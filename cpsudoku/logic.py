@@ -44,10 +44,10 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations
 
-from cpsudoku.errors import CpSudokuError
-from cpsudoku.formats import PuzzleLike, parse
-from cpsudoku.grid import Geometry, Puzzle
-from cpsudoku.result import Status
+from cpsudoku.model.errors import CpSudokuError
+from cpsudoku.model.forms import PuzzleLike, parse
+from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.result import Status
 
 #: Trial placements allowed for one rating before it gives up (status ``timeout``).
 DEFAULT_MAX_TRIALS = 20_000

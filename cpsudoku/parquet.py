@@ -33,13 +33,14 @@ from cpsudoku.batch import (
     old_rows,
     resume_point,
 )
-from cpsudoku.errors import CpSudokuError, file_named
-from cpsudoku.formats import COLUMNS, Record, format_rows, output_kind
+from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.rows import COLUMNS, format_rows, output_kind
+from cpsudoku.model.errors import CpSudokuError, file_named
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-#: A full output row in :data:`~cpsudoku.formats.COLUMNS` order, seconds as a float:
+#: A full output row in :data:`~cpsudoku.datasets.rows.COLUMNS` order, seconds as a float:
 #: index, puzzle, status, solution, backend, seconds, error.
 OutRow = tuple[int, str, str, str, str, float, str]
 

@@ -29,7 +29,7 @@ unit, a cell that is the only place for two values, two placements of one value 
 unit) make a puzzle ``UNSOLVABLE``; a clash among the givens themselves is
 ``CONFLICT``, which the caller reports as ``invalid``.
 
->>> from cpsudoku.grid import geometry
+>>> from cpsudoku.model.grid import geometry
 >>> g = geometry(2, 2)
 >>> values, ok = parse_block(["1.343..2.3..2..3", "12..", "11.............."], g)
 >>> ok.tolist()
@@ -51,9 +51,9 @@ from itertools import compress
 
 import numpy as np
 
-from cpsudoku.errors import SolverError, ValueOutOfRangeError, WrongLengthError
-from cpsudoku.formats import EMPTY
-from cpsudoku.grid import SYMBOLS, Geometry
+from cpsudoku.model.errors import SolverError, ValueOutOfRangeError, WrongLengthError
+from cpsudoku.model.forms import EMPTY
+from cpsudoku.model.grid import SYMBOLS, Geometry
 
 __all__ = [
     "CONFLICT",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cpsudoku.cli import main
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.grid import Geometry, Puzzle
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

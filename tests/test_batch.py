@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from cpsudoku import Result, Status, solve, solve_many
 from cpsudoku.batch import SolveOptions, _cross_check, resume_point
 from cpsudoku.cli import main
-from cpsudoku.formats import COLUMNS, MAX_RECORD, read_records
+from cpsudoku.datasets.records import MAX_RECORD, read_records
+from cpsudoku.datasets.rows import COLUMNS
 
 ORACLE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 40)
@@ -298,7 +299,7 @@ def test_csv_rows_read_back_whole(fields: list[tuple[str, str, str]]) -> None:
     """Every row reads back as written, control characters and all, one record per row."""
     import io
 
-    from cpsudoku.formats import format_rows
+    from cpsudoku.datasets.rows import format_rows
 
     rows = [(i, p, "unique", s, "sat", "0.000100", e) for i, (p, s, e) in enumerate(fields)]
     text = format_rows(rows, "csv")

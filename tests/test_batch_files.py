@@ -12,7 +12,7 @@ from conftest import read_lines, run_batch
 
 from cpsudoku.batch import max_jobs
 from cpsudoku.cli import main
-from cpsudoku.formats import MAX_CSV_LINES, read_records
+from cpsudoku.datasets.records import MAX_CSV_LINES, read_records
 
 ORACLE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 8)

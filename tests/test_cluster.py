@@ -25,7 +25,8 @@ from conftest import read_lines, run_blocked
 from cpsudoku.backends import REGISTRY
 from cpsudoku.batch import SolveOptions, run_batch
 from cpsudoku.cli import main
-from cpsudoku.formats import COLUMNS, read_records
+from cpsudoku.datasets.records import read_records
+from cpsudoku.datasets.rows import COLUMNS
 
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
@@ -385,7 +386,7 @@ def test_partition_packing_round_trips() -> None:
     import pickle
 
     from cpsudoku.cluster import _Partition
-    from cpsudoku.formats import Record
+    from cpsudoku.datasets.records import Record
 
     plain = [Record(7, "1.3"), Record(8, ""), Record(9, "a\nb")]
     kaggle = [Record(3, "x", "sol"), Record(4, "", "s")]

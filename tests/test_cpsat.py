@@ -29,10 +29,10 @@ from cpsudoku.encode.cpsat import (
     set_domains,
     to_proto_text,
 )
-from cpsudoku.errors import SolverError, UnknownBackendError
 from cpsudoku.export import export
-from cpsudoku.grid import Puzzle
-from cpsudoku.verify import is_solution
+from cpsudoku.model.errors import SolverError, UnknownBackendError
+from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.verify import is_solution
 
 ORACLE = "backtrack"
 #: Every 9x9 puzzle file of tests/data.

@@ -9,8 +9,8 @@ import pytest
 
 from cpsudoku.backends import REGISTRY
 from cpsudoku.batch import SolveOptions, solve_records
-from cpsudoku.errors import UnknownBackendError
-from cpsudoku.formats import Record
+from cpsudoku.datasets.records import Record
+from cpsudoku.model.errors import UnknownBackendError
 
 distributed = pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
@@ -125,7 +125,7 @@ def test_dashboard_address_is_announced(
 ) -> None:
     import cpsudoku.cluster
     from cpsudoku.cluster import dashboard_address, run_cluster_batch
-    from cpsudoku.formats import read_records
+    from cpsudoku.datasets.records import read_records
 
     assert dashboard_address(client) is None  # this machine's scheduler has no bokeh
     # The scheduler runs in this process, so it sees the patched check.

@@ -22,8 +22,8 @@ from cpsudoku.encode.cnf import (
     to_dimacs,
     var,
 )
-from cpsudoku.grid import Puzzle, geometry
-from cpsudoku.verify import is_solution
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.verify import is_solution
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (4, 4)]
 

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from cpsudoku.errors import (
+from cpsudoku.model.errors import (
     BoxShapeError,
     ConflictingGivensError,
     PuzzleError,
@@ -10,8 +10,8 @@ from cpsudoku.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
-from cpsudoku.formats import parse, to_grid, to_line
-from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.model.forms import parse, to_grid, to_line
+from cpsudoku.model.grid import Puzzle, geometry
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 LEETCODE = [

@@ -25,10 +25,10 @@ from cpsudoku.generate import (
     orbits,
     write_dataset,
 )
-from cpsudoku.grid import Geometry, Puzzle, geometry
 from cpsudoku.logic import Grade, rate_puzzle
-from cpsudoku.result import Status
-from cpsudoku.verify import is_solution
+from cpsudoku.model.grid import Geometry, Puzzle, geometry
+from cpsudoku.model.result import Status
+from cpsudoku.model.verify import is_solution
 
 G9 = geometry(3, 3)
 _LOGIC_COUNT = {Status.UNSOLVABLE: 0, Status.UNIQUE: 1, Status.MULTIPLE: 2}

@@ -1,7 +1,7 @@
 import pytest
 
-from cpsudoku.errors import BoxShapeError, ConflictingGivensError
-from cpsudoku.grid import geometry, geometry_for_size, parse_box
+from cpsudoku.model.errors import BoxShapeError, ConflictingGivensError
+from cpsudoku.model.grid import geometry, geometry_for_size, parse_box
 
 SHAPES = [(1, 1), (2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6)]
 
@@ -64,7 +64,7 @@ def test_bad_box_shapes(text: str) -> None:
 
 
 def test_check_names_unit_and_cells() -> None:
-    from cpsudoku.formats import parse
+    from cpsudoku.model.forms import parse
 
     p = parse(
         ".4.1..35.............2.5......4.89..26.....12.5.3....7..4...16.6....7....1..8..2.",

@@ -12,8 +12,9 @@ from conftest import read_lines
 
 from cpsudoku import parse, solve, solve_many, to_line
 from cpsudoku.cli import main
-from cpsudoku.errors import PuzzleError
-from cpsudoku.formats import AmbiguousZeroWarning, read_records
+from cpsudoku.datasets.records import read_records
+from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.forms import AmbiguousZeroWarning
 
 EASY = read_lines("easy_norvig50.txt", 3)
 SIXTEEN = read_lines("16x16_vukr_6.txt", 2)

@@ -11,7 +11,6 @@ from conftest import read_lines
 from cpsudoku import parse, rate
 from cpsudoku.backends import get_backend
 from cpsudoku.cli import main
-from cpsudoku.grid import Puzzle, geometry
 from cpsudoku.logic import (
     Candidates,
     ContradictionError,
@@ -22,7 +21,8 @@ from cpsudoku.logic import (
     rate_puzzle,
     score_of,
 )
-from cpsudoku.result import Status
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.result import Status
 
 G9 = geometry(3, 3)
 ORACLE = get_backend("backtrack")

@@ -7,8 +7,8 @@ from conftest import random_grid, read_csv, read_lines
 
 from cpsudoku import Status, count, parse, solve, solve_many
 from cpsudoku.backends import create_backend
-from cpsudoku.grid import Puzzle, geometry
-from cpsudoku.verify import is_solution
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.verify import is_solution
 
 ORACLE = "backtrack"
 

@@ -7,7 +7,7 @@ from conftest import read_lines, run_batch
 
 from cpsudoku import Status, solve_many
 from cpsudoku.batch import SolveOptions, solve_records
-from cpsudoku.formats import Record
+from cpsudoku.datasets.records import Record
 
 ENGINE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 60)
@@ -93,7 +93,7 @@ def test_solve_many_with_and_without_the_pass() -> None:
 def test_small_shapes_through_the_pass(box: str) -> None:
     from conftest import random_grid
 
-    from cpsudoku.grid import Puzzle, parse_box
+    from cpsudoku.model.grid import Puzzle, parse_box
 
     g = parse_box(box)
     import random

@@ -15,8 +15,8 @@ from conftest import read_lines
 from cpsudoku import Status, parse
 from cpsudoku.backends import REGISTRY, create_backend
 from cpsudoku.backends.portfolio import PortfolioBackend
-from cpsudoku.errors import SolverError, UnknownBackendError
-from cpsudoku.verify import is_solution
+from cpsudoku.model.errors import SolverError, UnknownBackendError
+from cpsudoku.model.verify import is_solution
 
 #: sat against cpsat once the SAT backend is registered; until then two other engines.
 SPEC = "portfolio" if "sat" in REGISTRY else "portfolio:cpsat:backtrack"

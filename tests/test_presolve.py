@@ -20,10 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsudoku.backends import create_backend
-from cpsudoku.errors import ValueOutOfRangeError, WrongLengthError
-from cpsudoku.formats import AmbiguousZeroWarning, parse
 from cpsudoku.generate import generate_puzzle
-from cpsudoku.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
+from cpsudoku.model.errors import ValueOutOfRangeError, WrongLengthError
+from cpsudoku.model.forms import AmbiguousZeroWarning, parse
+from cpsudoku.model.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
+from cpsudoku.model.result import Status
 from cpsudoku.presolve import (
     CONFLICT,
     UNDECIDED,
@@ -35,7 +36,6 @@ from cpsudoku.presolve import (
     presolve,
     verify_block,
 )
-from cpsudoku.result import Status
 
 BUNDLED = Path(__file__).parent.parent / "benchmarks" / "data"
 ORACLE = create_backend("backtrack")

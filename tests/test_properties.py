@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from cpsudoku import Status, parse
 from cpsudoku.backends import REGISTRY, get_backend
-from cpsudoku.grid import Puzzle, geometry
-from cpsudoku.verify import is_solution
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.verify import is_solution
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]
 ENGINES = [name for name in ("backtrack", "sat", "cpsat") if name in REGISTRY]
@@ -51,7 +51,7 @@ def test_one_line_round_trip(case: tuple[Puzzle, Puzzle]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(alphabet="0123456789.ABCxyz#|-+ \n,[]", max_size=120))
 def test_parse_never_crashes(text: str) -> None:
-    from cpsudoku.errors import PuzzleError
+    from cpsudoku.model.errors import PuzzleError
 
     with contextlib.suppress(PuzzleError):
         parse(text)

@@ -17,9 +17,13 @@ from cpsudoku.backends import DEFAULT_BACKEND, Backend, create_backend
 from cpsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
 from cpsudoku.cli import main
 from cpsudoku.encode.cnf import ENCODINGS, decode
-from cpsudoku.errors import BackendUnavailableError, ConflictingGivensError, UnknownBackendError
-from cpsudoku.grid import Puzzle, geometry
-from cpsudoku.verify import is_solution
+from cpsudoku.model.errors import (
+    BackendUnavailableError,
+    ConflictingGivensError,
+    UnknownBackendError,
+)
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.verify import is_solution
 
 BENCHMARK_DATA = Path(__file__).parent.parent / "benchmarks" / "data"
 

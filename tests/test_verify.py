@@ -1,9 +1,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsudoku.formats import parse
-from cpsudoku.grid import Puzzle, geometry
-from cpsudoku.verify import is_solution, solution_problems
+from cpsudoku.model.forms import parse
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.verify import is_solution, solution_problems
 
 PUZZLE = "1.343..2.3..2..3"
 SOLUTION = "1234341243212143"

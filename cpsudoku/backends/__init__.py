@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 from cpsudoku.backends.base import Backend, Search
-from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 
 #: name -> (module, class). Modules are imported only when the backend is used, so the
 #: core (parse, verify, the reference backend) starts without loading any solver.

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.backends.base import Backend, Search
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.grid import Geometry, Puzzle
 
 #: How many nodes between two looks at the clock in the naive strategy.
 _CLOCK_EVERY = 4096

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import ClassVar, Self
 
-from cpsudoku.errors import ConflictingGivensError, SolverError, UnknownBackendError
-from cpsudoku.formats import PuzzleLike, as_puzzle
-from cpsudoku.grid import Puzzle
-from cpsudoku.result import Count, Result, Status
-from cpsudoku.verify import is_solution, solution_problems
+from cpsudoku.model.errors import ConflictingGivensError, SolverError, UnknownBackendError
+from cpsudoku.model.forms import PuzzleLike, as_puzzle
+from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.verify import is_solution, solution_problems
 
 
 @dataclass(slots=True)
@@ -118,7 +118,7 @@ class Backend(ABC):
         ``puzzle`` is a Puzzle or any form :func:`cpsudoku.parse` reads (a malformed
         one raises its PuzzleError; :func:`cpsudoku.solve` turns that into a result).
         Conflicting givens give status ``invalid`` (never ``unsolvable``). Every
-        solution is checked by :mod:`cpsudoku.verify` before it is returned.
+        solution is checked by :mod:`cpsudoku.model.verify` before it is returned.
         ``checked=True`` says the caller has already found the givens free of clashes
         (the whole-array logic pass does, for every puzzle it hands on), so the
         per-puzzle clash check is not repeated. A wrong claim can turn ``invalid`` into

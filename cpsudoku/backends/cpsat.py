@@ -58,8 +58,8 @@ from cpsudoku.encode.cpsat import (
     sample_model,
     set_domains,
 )
-from cpsudoku.errors import SolverError, UnknownBackendError
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.errors import SolverError, UnknownBackendError
+from cpsudoku.model.grid import Geometry, Puzzle
 
 #: Smallest grid side whose searches run interruptibly (Ctrl-C mid-search), and that the
 #: ``parallel`` variant searches with all cores.

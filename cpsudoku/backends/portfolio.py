@@ -51,8 +51,8 @@ from typing import Any, cast
 
 from cpsudoku.backends import create_backend
 from cpsudoku.backends.base import Backend, Search
-from cpsudoku.errors import SolverError, UnknownBackendError
-from cpsudoku.grid import Puzzle, geometry
+from cpsudoku.model.errors import SolverError, UnknownBackendError
+from cpsudoku.model.grid import Puzzle, geometry
 from cpsudoku.processes import die_with_parent, parent_identity
 
 #: The engines raced when no variant word names them.

@@ -93,8 +93,8 @@ from cpsudoku.encode.cnf import (
     reduced,
     rules,
 )
-from cpsudoku.errors import BackendUnavailableError, UnknownBackendError
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.model.grid import Geometry, Puzzle
 
 #: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
 DEFAULT_SOLVER = "cadical153"
@@ -215,7 +215,7 @@ def canonical_solver(word: str) -> str | None:
 class SatBackend(Backend):
     """python-sat engines: incremental (default), ``fresh`` or ``reduced``; any encoding.
 
-    >>> from cpsudoku.formats import parse
+    >>> from cpsudoku.model.forms import parse
     >>> with SatBackend(["extended", "cadical153"]) as sat:
     ...     str(sat.solve(parse("1.343..2.3..2..3")).status)
     'unique'

@@ -10,7 +10,7 @@ by a lookup. Auxiliary variables of a compact at-most-one encoding come after th
 (``n**3 + 1`` upwards).
 
 The three encodings of I. Lynce and J. Ouaknine, "Sudoku as a SAT problem" (AIMATH
-2006), over the geometry's units (:attr:`~cpsudoku.grid.Geometry.unit_cells`, so any
+2006), over the geometry's units (:attr:`~cpsudoku.model.grid.Geometry.unit_cells`, so any
 region layout works, never a hard-coded row/column/box loop):
 
 - ``minimal``: each cell holds at least one value; each value at most once per unit.
@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.grid import Geometry, Puzzle
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -133,7 +133,7 @@ def encode_rules(
     Raises:
         ValueError: an unknown encoding or at-most-one name.
 
-    >>> from cpsudoku.grid import geometry
+    >>> from cpsudoku.model.grid import geometry
     >>> len(encode_rules(geometry(3, 3), "minimal").clauses)
     8829
     """
@@ -280,7 +280,7 @@ def decode_reduced(model: Sequence[int], puzzle: Puzzle, red: Reduced) -> tuple[
 def given_literals(puzzle: Puzzle) -> list[int]:
     """The true cell literals of the givens, in cell order (assumptions or unit clauses).
 
-    >>> from cpsudoku.formats import parse
+    >>> from cpsudoku.model.forms import parse
     >>> given_literals(parse("1.343..2.3..2..3"))
     [1, 11, 16, 19, 30, 39, 50, 63]
     """

@@ -35,7 +35,7 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.grid import Geometry, Puzzle
 
 #: The two model kinds (see the module docstring).
 ModelKind = Literal["integer", "boolean"]

@@ -3,7 +3,7 @@
 Every class derives from :class:`CpSudokuError` and, where it fits, from the builtin a
 caller would naturally catch (``ValueError`` for bad input, ``TimeoutError`` for a count
 that ran out of time). Solver *outcomes* (unsolvable, multiple, timeout) are never
-exceptions: they are :class:`~cpsudoku.result.Status` values.
+exceptions: they are :class:`~cpsudoku.model.result.Status` values.
 """
 
 from __future__ import annotations

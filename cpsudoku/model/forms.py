@@ -1,4 +1,4 @@
-"""Parse every accepted text form into a :class:`~cpsudoku.grid.Puzzle`, and format back.
+"""Parse every accepted text form into a :class:`~cpsudoku.model.grid.Puzzle`, and format back.
 
 Accepted forms (see :func:`parse`):
 
@@ -19,33 +19,24 @@ comment, as in a ``.txt`` dataset.
 from __future__ import annotations
 
 import ast
-import codecs
-import csv
-import importlib
-import io
 import json
 import math
 import re
-import sys
 import warnings
-import zipfile
-from collections import Counter, deque
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from functools import cache, partial
-from itertools import chain
-from typing import BinaryIO, NamedTuple, Union
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from typing import Union
 
-from cpsudoku.errors import (
+from cpsudoku.model.errors import (
     BoxShapeError,
-    DatasetError,
     PuzzleError,
     UnknownSymbolError,
     ValueOutOfRangeError,
     WrongLengthError,
-    file_named,
 )
-from cpsudoku.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry, geometry_for_size
+from cpsudoku.model.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry, geometry_for_size
+from cpsudoku.model.text import decode_text
 
 #: What :func:`parse` accepts.
 PuzzleLike = Union[str, Puzzle, Sequence[Sequence[object]], Sequence[int]]  # noqa: UP007
@@ -74,7 +65,6 @@ _LAYOUT_LINE = re.compile(r"^[\s|+=-]*$")
 _LAYOUT_CHARS = re.compile(r"[\s|+]")
 _DASH_ROW = re.compile(r"^[\s|]*-[\s|-]*$")
 _INT_TOKEN = re.compile(r"^\d+$")
-_NAME = re.compile(r"^[^\W\d][\w ]*$")
 _SPLIT = re.compile(r"[\s,;]+")
 _SEPARATORS = re.compile(r"[,;]")
 
@@ -100,7 +90,7 @@ def parse(
         data: puzzle text (``bytes`` are decoded: UTF-8, or UTF-16/32 by their
             byte-order mark), a list of rows, a flat list of ints, or a Puzzle.
         box: box shape (``"2x3"`` or a Geometry); inferred from the size when None.
-        check: raise :class:`~cpsudoku.errors.ConflictingGivensError` when two givens
+        check: raise :class:`~cpsudoku.model.errors.ConflictingGivensError` when two givens
             clash (the default). Pass False to parse a puzzle just to look at it.
         symbols: the symbols of the values 1..n, in order, e.g.
             ``"0123456789ABCDEF"`` for a 16x16 grid written in hex digits (its
@@ -236,12 +226,21 @@ def _parse_text_object(text: str, geom: Geometry | None, symbols: str | None) ->
         return _parse_text(value, geom, symbols)
     if isinstance(value, list):
         return _parse_sequence(value, geom, symbols)
-    raise PuzzleError(f'the "{key}" field is {_json_kind(value)}, not a puzzle')
+    raise PuzzleError(f'the "{key}" field is {json_kind(value)}, not a puzzle')
 
 
-def _json_kind(value: object) -> str:
+#: How a JSON value that is not a puzzle is named in messages.
+_JSON_KINDS: dict[type, str] = {type(None): "null", dict: "an object", bool: "a boolean"}
+
+
+def json_kind(value: object) -> str:
     """How a JSON value that is not a puzzle is named in messages."""
     return _JSON_KINDS.get(type(value), "a number")
+
+
+def is_symbol(ch: str) -> bool:
+    """True for a character of the default one-line form: a value or an empty cell."""
+    return ch in _VALUE
 
 
 @cache
@@ -642,435 +641,3 @@ def to_grid(puzzle: PuzzleLike, *, symbols: str | None = None) -> str:
     return as_puzzle(puzzle).pretty(symbols)
 
 
-# --------------------------------------------------------------------------------------
-# Datasets: streaming readers and row writers for `cpsudoku batch` / `solve_many`.
-# --------------------------------------------------------------------------------------
-
-#: Longest record accepted by the dataset readers, in bytes; longer lines become
-#: ``invalid`` rows and are skipped without being held in memory.
-MAX_RECORD = MAX_TEXT
-
-#: Lines one quoted CSV field may span (a 49x49 grid drawn with box lines fits).
-MAX_CSV_LINES = 100
-
-#: Columns of batch output, in order.
-COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
-
-_PUZZLE_COLUMNS = PUZZLE_KEYS
-_SOLUTION_COLUMNS = ("solution", "solutions")
-_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
-
-
-class Record(NamedTuple):
-    """One input record of a dataset.
-
-    Attributes:
-        index: 0-based record number (comments and blank lines are not records).
-        puzzle: the puzzle text as read (undecodable bytes shown as U+FFFD).
-        solution: the expected solution from the input's solution column, if any.
-        error: why the record could not be read at all (over-long, undecodable,
-            malformed JSON, a JSON puzzle field that is neither text nor a list);
-            such a record becomes an ``invalid`` row.
-    """
-
-    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index on purpose
-    puzzle: str
-    solution: str | None = None
-    error: str | None = None
-
-
-def dataset_kind(name: str) -> str:
-    """``"csv"``, ``"jsonl"`` or ``"txt"`` from a file name (compression suffix ignored)."""
-    lower = name.lower()
-    for suffix in (*_COMPRESSED, ".zip"):
-        if lower.endswith(suffix):
-            lower = lower[: -len(suffix)]
-            break
-    if lower.endswith(".csv"):
-        return "csv"
-    if lower.endswith((".jsonl", ".ndjson", ".json")):
-        return "jsonl"
-    return "txt"
-
-
-@contextmanager
-def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
-    """Open a dataset for binary reading, decompressing as its suffix says.
-
-    ``-`` is standard input (read as .txt). A ``.zip`` must hold exactly one data
-    file, as Kaggle ships them. Yields ``(stream, kind)``.
-
-    Raises:
-        FileNotFoundError, IsADirectoryError, PermissionError: the file cannot be opened.
-        ValueError: a zip with no or several data files, or a corrupt archive.
-    """
-    if path == "-":
-        yield sys.stdin.buffer, "txt"
-        return
-    lower = path.lower()
-    if lower.endswith(".zip"):
-        try:
-            archive = zipfile.ZipFile(path)
-        except zipfile.BadZipFile as exc:
-            raise DatasetError(f"{path}: not a readable zip archive ({exc})") from None
-        with archive:
-            members = [
-                m
-                for m in archive.namelist()
-                if not m.endswith("/") and not m.startswith("__MACOSX/")
-            ]
-            if len(members) != 1:
-                raise DatasetError(
-                    f"{path}: a zip must hold exactly one data file, found {len(members)}"
-                    + (f" ({', '.join(members[:5])})" if members else "")
-                )
-            try:
-                inner = archive.open(members[0])
-            except (RuntimeError, NotImplementedError) as exc:  # encrypted, unknown method
-                raise DatasetError(f"{path}: cannot read {members[0]} ({exc})") from None
-            with inner:
-                yield inner, dataset_kind(members[0])  # type: ignore[misc]
-        return
-    for suffix, module in _COMPRESSED.items():
-        if lower.endswith(suffix):
-            opener = importlib.import_module(module).open
-            with opener(path, "rb") as stream:
-                yield stream, dataset_kind(path)
-            return
-    with open(path, "rb") as stream:
-        yield stream, dataset_kind(path)
-
-
-#: Bytes read at a time by the dataset readers.
-_BLOCK = 1 << 16
-
-#: Byte-order marks, longest first (the UTF-32 LE mark starts with the UTF-16 LE one).
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-_LINE_END = re.compile(rb"\r\n?|\n")
-
-
-def _blocks(stream: BinaryIO) -> Iterator[bytes]:
-    """The stream's bytes in blocks, as UTF-8: a byte-order mark decides the encoding.
-
-    A UTF-8 mark is dropped (spreadsheet exports write one); text marked as UTF-16 or
-    UTF-32 (Windows editors save "Unicode" so) is decoded and re-encoded as UTF-8,
-    undecodable units becoming U+FFFD; anything else passes through as it is.
-    """
-    head = b""
-    while len(head) < 4 and (more := stream.read(_BLOCK)):
-        head += more
-    encoding = next((enc for bom, enc in _BOMS if head.startswith(bom)), None)
-    if encoding is None or encoding == "utf-8":
-        if encoding == "utf-8":
-            head = head[len(codecs.BOM_UTF8) :]
-        if head:
-            yield head
-        yield from iter(partial(stream.read, _BLOCK), b"")
-        return
-    decoder = codecs.getincrementaldecoder(encoding)("replace")
-    for block in chain((head,), iter(partial(stream.read, _BLOCK), b"")):
-        yield decoder.decode(block).encode("utf-8", "surrogatepass")
-    yield decoder.decode(b"", final=True).encode("utf-8", "surrogatepass")
-
-
-def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int]]:
-    """Lines as ``(bytes, length)``; an over-long line yields ``(b"", length)``.
-
-    Any line ending counts: LF, CR LF, and a lone CR (old Mac files), so a carriage
-    return never hides inside a record. ``length`` counts the line's bytes, its
-    ending excluded; a line longer than :data:`MAX_RECORD` is over-long. Blocks are
-    read with a cap on what is held, so one giant line never sits in memory whole.
-    """
-    carry = b""
-    skipped = -1  # bytes of an over-long line seen so far; -1 when not in one
-    for block in _blocks(stream):
-        data = carry + block if carry else block
-        start = 0
-        if skipped >= 0:
-            end = _LINE_END.search(data)
-            if end is None:
-                skipped += len(data)
-                carry = b""
-                continue
-            yield b"", skipped + end.start()
-            skipped, start = -1, end.end()
-        lines = data[start:].splitlines(keepends=True)
-        carry = lines.pop() if lines else b""
-        if carry.endswith(b"\n"):  # complete; a final CR may still meet its LF
-            lines.append(carry)
-            carry = b""
-        for line in lines:
-            text = line.rstrip(b"\r\n")
-            yield (b"", len(text)) if len(text) > MAX_RECORD else (text, len(text))
-        if len(carry) > MAX_RECORD + 1:
-            skipped, carry = len(carry.rstrip(b"\r")), b""
-    if skipped >= 0:
-        yield b"", skipped
-    elif carry:
-        text = carry.rstrip(b"\r")
-        yield (b"", len(text)) if len(text) > MAX_RECORD else (text, len(text))
-
-
-def _decode(raw: bytes) -> tuple[str, str | None]:
-    """Text of a line, and an error when it holds bytes that are not UTF-8."""
-    try:
-        return raw.decode("ascii"), None
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        return raw.decode("utf-8", "replace"), f"undecodable bytes at byte {exc.start + 1}"
-
-
-def decode_text(data: bytes, name: str = "the input") -> str:
-    """Text of a whole puzzle file or argument, read as every command reads datasets.
-
-    The encoding comes from a byte-order mark (UTF-8 without one); a comment line
-    (``#`` first) may hold any bytes, as in a dataset, where such lines are skipped;
-    bytes that are not text elsewhere are an error naming the line and byte.
-
-    Raises:
-        PuzzleError: undecodable bytes outside comment lines.
-    """
-    lines = []
-    for number, (raw, _length) in enumerate(_lines(io.BytesIO(data)), 1):
-        text, error = _decode(raw)
-        if error and not text.lstrip().startswith("#"):
-            where = f"line {number}, {error.removeprefix('undecodable bytes at ')}"
-            raise PuzzleError(f"cannot read {name}: bytes that are not UTF-8 text at {where}")
-        lines.append(text)
-    return "\n".join(lines)
-
-
-def read_records(path: str) -> Iterator[Record]:
-    """Stream the records of a dataset (.txt, .csv, .jsonl; optionally compressed).
-
-    - .txt: one puzzle per line; blank lines and lines starting with ``#`` skipped.
-    - .csv: the column ``puzzle``, ``quizzes`` or ``quiz`` (else the first) holds the
-      puzzle; ``solution``/``solutions``, when present, the expected solution. A first
-      row that holds a puzzle-like field is data, not a header.
-    - .jsonl: one JSON object per line with ``puzzle`` (or ``quizzes``/``quiz``), and
-      optionally ``solution``; a bare JSON string is a puzzle too.
-
-    Memory stays flat: one line at a time. Bad lines become records with ``error``
-    set, never exceptions, so a batch never loses or reorders a record.
-    """
-    with file_named(path), open_dataset(path) as (stream, kind):
-        reader = {"txt": _txt_records, "csv": _csv_records, "jsonl": _jsonl_records}[kind]
-        yield from reader(stream)
-
-
-def _texts(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
-    """The non-blank lines of a stream, stripped, each with the reason it is unusable.
-
-    An over-long line comes as ``(None, reason)``: it is never decoded or kept. A line
-    with bytes that are not UTF-8 comes decoded with U+FFFD, and its reason.
-    """
-    for raw, length in _lines(stream):
-        if not raw and length:
-            yield None, f"record of {length:,} bytes is too long (at most {MAX_RECORD:,})"
-            continue
-        text, error = _decode(raw)
-        text = text.strip()
-        if text:
-            yield text, error
-
-
-def _txt_records(stream: BinaryIO) -> Iterator[Record]:
-    """One puzzle per line; or, after a ``Grid 01`` line, the lines up to the next one.
-
-    The second is the Project Euler 96 layout (a header line, then nine lines of nine
-    digits): its header lines separate the records, and each grid is one record.
-    """
-    index = 0
-    block: list[str] | None = None  # the lines of the grid under the last header
-    problem: str | None = None
-    for text, error in _texts(stream):
-        if text is not None and text.startswith("#"):
-            continue
-        if text is not None and GRID_HEADER.match(text):
-            if block is not None:
-                yield Record(index, "\n".join(block), None, problem)
-                index += 1
-            block, problem = [], None
-            continue
-        if block is None:
-            yield Record(index, text or "", None, error)
-            index += 1
-        elif len(block) >= MAX_CSV_LINES:
-            problem = f"a grid of more than {MAX_CSV_LINES} lines"
-        else:
-            block.append(text or "")
-            problem = problem or error
-    if block is not None:
-        yield Record(index, "\n".join(block), None, problem)
-
-
-def _is_header(fields: Sequence[str]) -> bool:
-    """Whether a CSV's first row names its columns rather than holding a record.
-
-    It does when it names a known column, or when every field is a name (a letter or
-    ``_`` first, then letters, digits, ``_`` and spaces) and none could be a puzzle.
-    Anything else, a malformed or short puzzle among it, is data: taking a record for
-    a header would drop it and shift every index after it.
-    """
-    names = [f.strip().lower() for f in fields]
-    if any(name in _PUZZLE_COLUMNS or name in _SOLUTION_COLUMNS for name in names):
-        return True
-    return all(not name or _NAME.match(name) for name in names) and not any(
-        len(name) >= 16 and all(ch in _VALUE for ch in name) for name in names
-    )
-
-
-def _csv_lines(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
-    """The lines of :func:`_texts`, with the line breaks of a quoted CSV field joined.
-
-    A line with an odd number of quotes opens a field that goes on in the lines after
-    it, up to :data:`MAX_CSV_LINES` of them. A quote that does not close within them
-    was a stray one: the lines it took are read again, each a record of its own.
-    """
-    source = _texts(stream)
-    ahead: deque[tuple[str | None, str | None]] = deque()
-    while item := ahead.popleft() if ahead else next(source, None):
-        text, error = item
-        if text is None or text.count('"') % 2 == 0:
-            yield item
-            continue
-        taken = [(text, error)]
-        quotes = text.count('"')
-        stop = None
-        while quotes % 2 and len(taken) <= MAX_CSV_LINES:
-            more = ahead.popleft() if ahead else next(source, None)
-            if more is None or more[0] is None:
-                stop = more
-                break
-            taken.append((more[0], more[1]))
-            quotes += more[0].count('"')
-        if quotes % 2 == 0:
-            yield "\n".join(t for t, _ in taken), next((e for _, e in taken if e), None)
-            continue
-        yield item
-        ahead.extendleft(reversed([*taken[1:], *([stop] if stop else [])]))
-
-
-def _csv_records(stream: BinaryIO) -> Iterator[Record]:
-    index = 0
-    puzzle_col, solution_col = 0, None
-    first = True
-    for text, error in _csv_lines(stream):
-        if text is None:
-            yield Record(index, "", None, error)
-            index += 1
-            continue
-        fields = next(csv.reader([text])) if '"' in text else text.split(",")
-        if first:
-            first = False
-            if _is_header(fields):
-                names = [f.strip().lower() for f in fields]
-                found = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), None)
-                solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
-                if found is None and solution_col is not None:
-                    # The first column would be taken for the puzzles: an id, say.
-                    raise DatasetError(
-                        f"the CSV has a {names[solution_col]} column but no puzzle column "
-                        f"({', '.join(_PUZZLE_COLUMNS)}); its columns are: "
-                        + ", ".join(f.strip() for f in fields)
-                    )
-                puzzle_col = found or 0
-                continue
-        if puzzle_col >= len(fields):
-            yield Record(index, text, None, f"no column {puzzle_col + 1} in this row")
-        else:
-            solution = (
-                fields[solution_col].strip()
-                if solution_col is not None and solution_col < len(fields)
-                else None
-            )
-            yield Record(index, fields[puzzle_col].strip(), solution or None, error)
-        index += 1
-
-
-def _jsonl_records(stream: BinaryIO) -> Iterator[Record]:
-    for index, (text, error) in enumerate(_texts(stream)):
-        if text is None or error:
-            yield Record(index, text or "", None, error)
-        else:
-            yield _json_record(index, text)
-
-
-#: How a JSON value that is not a puzzle is named in a record's error.
-_JSON_KINDS: dict[type, str] = {type(None): "null", dict: "an object", bool: "a boolean"}
-
-
-def _json_record(index: int, text: str) -> Record:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Record(index, text, None, f"malformed JSON: {exc.msg} at character {exc.pos + 1}")
-    if isinstance(obj, str):
-        return Record(index, obj)
-    if isinstance(obj, dict):
-        for key in _PUZZLE_COLUMNS:
-            if key in obj:
-                value = obj[key]
-                if not isinstance(value, str | list):
-                    # Read as text, null would be four symbols and {"a": 1} seven cells.
-                    kind = _json_kind(value)
-                    return Record(index, text, None, f'the "{key}" field is {kind}, not a puzzle')
-                puzzle = value if isinstance(value, str) else json.dumps(value)
-                solution = obj.get("solution", obj.get("solutions"))
-                return Record(index, puzzle, solution if isinstance(solution, str) else None)
-        return Record(index, text, None, 'JSON object has no "puzzle" field')
-    if isinstance(obj, list):
-        return Record(index, json.dumps(obj))
-    return Record(index, text, None, "JSON record is neither a puzzle string nor an object")
-
-
-def output_kind(path: str) -> str:
-    """``"csv"``, ``"jsonl"`` or ``"parquet"`` from an output name (``-`` is CSV)."""
-    lower = path.lower().rstrip("/")
-    if lower.endswith(".parquet"):
-        return "parquet"
-    if lower.endswith((".jsonl", ".ndjson", ".json")):
-        return "jsonl"
-    return "csv"
-
-
-#: What makes a CSV field need quotes: the delimiter, a quote, and every control
-#: character (CR and LF above all: unquoted, a reader would split the row there), and
-#: the line breaks some readers take from Unicode (NEL, LS, PS).
-_NEEDS_QUOTES = re.compile('[",\x00-\x1f\x7f\x85\u2028\u2029]')
-
-
-def _csv_field(text: str) -> str:
-    """``text`` as one CSV field: quoted (quotes doubled) when it needs to be."""
-    if _NEEDS_QUOTES.search(text):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
-    """Rows (in :data:`COLUMNS` order) as whole lines of CSV or JSONL text.
-
-    Every row is one physical line in JSONL (JSON escapes control characters). In
-    CSV a field holding a delimiter, a quote or any control character is quoted, as
-    RFC 4180 says, so csv readers, pandas and ``--resume`` read each row back whole
-    and exactly; the standard ``csv.writer`` leaves a lone carriage return unquoted
-    when lines end in LF, and a reader then splits the row there.
-    """
-    if kind == "jsonl":
-        return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
-    field = _csv_field
-    return "".join(
-        f"{index},{field(str(puzzle))},{status},{field(str(solution))},{field(str(backend))},"
-        f"{seconds},{field(str(error)) if error else ''}\n"
-        for index, puzzle, status, solution, backend, seconds, error in rows
-    )

@@ -13,8 +13,8 @@ from functools import lru_cache
 from itertools import compress
 from operator import add, itemgetter
 
-from cpsudoku.formats import PuzzleLike, as_puzzle
-from cpsudoku.grid import Geometry, Puzzle
+from cpsudoku.model.forms import PuzzleLike, as_puzzle
+from cpsudoku.model.grid import Geometry, Puzzle
 
 
 def _puzzles(puzzle: PuzzleLike, solution: PuzzleLike) -> tuple[Puzzle, Puzzle]:
@@ -63,7 +63,7 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
     is one set: each (unit k, value v) pair becomes the key ``k*(n+1) + v``, and the
     keys are all distinct exactly when no unit repeats a value.
 
-    >>> from cpsudoku.formats import parse
+    >>> from cpsudoku.model.forms import parse
     >>> is_solution(parse("1.343..2.3..2..3"), parse("1234341243212143"))
     True
     >>> is_solution(parse("1.343..2.3..2..3"), parse("1234341243212134"))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from operator import itemgetter
 
-from cpsudoku.errors import BoxShapeError, ConflictingGivensError
+from cpsudoku.model.errors import BoxShapeError, ConflictingGivensError
 
 #: Symbols for the values 1..35 in the one-line form; '.' is written for empty cells.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -228,7 +228,7 @@ class Puzzle:
     def __post_init__(self) -> None:
         g = self.geometry
         if len(self.cells) != g.cells:
-            from cpsudoku.errors import WrongLengthError
+            from cpsudoku.model.errors import WrongLengthError
 
             raise WrongLengthError(f"a {g} grid has {g.cells} cells, got {len(self.cells)}")
         n = g.n
@@ -236,7 +236,7 @@ class Puzzle:
             return
         for i, v in enumerate(self.cells):
             if not 0 <= v <= n:
-                from cpsudoku.errors import ValueOutOfRangeError
+                from cpsudoku.model.errors import ValueOutOfRangeError
 
                 raise ValueOutOfRangeError(
                     f"value {v} at {g.position(i)} is outside 1..{n} (0 = empty) for a {g} grid",
