@@ -50,7 +50,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cpsudoku.backends import DEFAULT_BACKEND  # noqa: E402
 from cpsudoku.batch import SolveOptions, Summary, run_batch, solve_records  # noqa: E402
 from cpsudoku.cluster import (  # noqa: E402
     LARGEST_PARTITION,
@@ -63,6 +62,7 @@ from cpsudoku.cluster import (  # noqa: E402
     run_cluster_batch,
 )
 from cpsudoku.datasets.records import Record, read_records  # noqa: E402
+from cpsudoku.engines import DEFAULT_BACKEND  # noqa: E402
 from cpsudoku.parquet import BatchOutput, encode_rows  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"

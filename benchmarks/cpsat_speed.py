@@ -44,9 +44,6 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
-from cpsudoku.backends import create_backend
-from cpsudoku.backends.base import Backend
-from cpsudoku.backends.cpsat import COMMON, TUNED, CpSatBackend
 from cpsudoku.encode.cpsat import (
     KINDS,
     ModelKind,
@@ -57,6 +54,9 @@ from cpsudoku.encode.cpsat import (
     rules_model,
     set_domains,
 )
+from cpsudoku.engines import create_backend
+from cpsudoku.engines.base import Backend
+from cpsudoku.engines.cpsat import COMMON, TUNED, CpSatBackend
 from cpsudoku.model.forms import parse
 from cpsudoku.model.grid import Puzzle
 

@@ -42,7 +42,7 @@ DATA = Path(__file__).resolve().parent / "data"
 
 def worker(spec: str, name: str, limit: int) -> None:
     """Solve the first ``limit`` puzzles of ``name`` with ``spec`` (run under Valgrind)."""
-    from cpsudoku.backends import create_backend
+    from cpsudoku.engines import create_backend
     from cpsudoku.model.forms import parse
 
     path = Path(name) if Path(name).exists() else DATA / name

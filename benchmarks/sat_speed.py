@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsudoku.backends import create_backend
+from cpsudoku.engines import create_backend
 from cpsudoku.model.forms import parse
 from cpsudoku.model.grid import Puzzle
 

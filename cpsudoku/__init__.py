@@ -7,8 +7,8 @@
 """
 
 from cpsudoku.api import count, count_solutions, solve
-from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.batch import solve_many
+from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.generate import (
     GeneratedPuzzle,
     GenerationError,

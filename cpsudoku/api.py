@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpsudoku.backends import DEFAULT_BACKEND, get_backend
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend
 from cpsudoku.model.errors import PuzzleError, SolveTimeoutError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.grid import Geometry

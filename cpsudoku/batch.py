@@ -26,16 +26,16 @@ from functools import cache, partial
 from itertools import islice
 from typing import IO, Any, TypeVar
 
-from cpsudoku.backends import DEFAULT_BACKEND, get_backend
-from cpsudoku.backends.base import check_time_limit
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import COLUMNS, output_kind
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend
+from cpsudoku.engines.base import check_time_limit
+from cpsudoku.engines.processes import die_with_parent, parent_identity
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, file_named
 from cpsudoku.model.forms import PuzzleLike, parse, symbols_geometry
 from cpsudoku.model.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry_for_size, parse_box
 from cpsudoku.model.result import Result, Status
 from cpsudoku.model.verify import is_solution
-from cpsudoku.processes import die_with_parent, parent_identity
 
 T = TypeVar("T")
 R = TypeVar("R")

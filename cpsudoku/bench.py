@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cpsudoku.backends import Backend, create_backend, get_backend
 from cpsudoku.datasets.records import read_records
+from cpsudoku.engines import Backend, create_backend, get_backend
 from cpsudoku.model.errors import CpSudokuError, PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.grid import Puzzle

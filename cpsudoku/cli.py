@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cpsudoku import __version__
-from cpsudoku.backends import DEFAULT_BACKEND, REGISTRY
+from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, WrongLengthError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Status
@@ -335,7 +335,7 @@ def _refuse_overwrite(source: str, output: str | None) -> None:
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from cpsudoku.export import export
+    from cpsudoku.encode.export import export
 
     _refuse_overwrite(args.puzzle, args.output)
     text = export(_puzzle_arg(args), args.to, box=args.box)
@@ -454,9 +454,9 @@ def _run_batch(args: argparse.Namespace) -> int:
     import lzma
     import zipfile
 
-    from cpsudoku.backends import get_backend
     from cpsudoku.batch import SolveOptions, count_records_fast, max_jobs, run_batch
     from cpsudoku.datasets.records import read_records
+    from cpsudoku.engines import get_backend
     from cpsudoku.model.forms import symbols_geometry
     from cpsudoku.model.grid import parse_box
 

@@ -5,7 +5,7 @@ window of them in flight on the cluster (``distributed.as_completed``); finished
 partitions are written in input order as soon as the ones before them are, so the
 client's memory stays flat whatever the dataset's size. Each partition runs
 :func:`cpsudoku.batch.solve_records`, the local engine's own per-chunk function, in a
-long-lived worker process, where :func:`~cpsudoku.backends.get_backend` keeps the
+long-lived worker process, where :func:`~cpsudoku.engines.get_backend` keeps the
 backend (and so its encoded rules and live solver) alive from one partition to the
 next. Rows, statuses and order are those of the local ``--jobs N`` run.
 
@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice, repeat
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.backends import get_backend
 from cpsudoku.batch import SolveOptions, Summary, _default_jobs, solve_records
 from cpsudoku.datasets.records import Record
+from cpsudoku.engines import get_backend
 from cpsudoku.model.errors import CpSudokuError
 
 if TYPE_CHECKING:

@@ -22,11 +22,11 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.backends import DEFAULT_BACKEND, create_backend
-from cpsudoku.backends.base import check_time_limit
 from cpsudoku.batch import SolveOptions, solve_records
 from cpsudoku.cluster import _SOLVE_LOCK, _keep_freed_memory, require_distributed
 from cpsudoku.datasets.records import Record
+from cpsudoku.engines import DEFAULT_BACKEND, create_backend
+from cpsudoku.engines.base import check_time_limit
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.grid import Geometry, as_geometry
 

@@ -51,7 +51,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
-from cpsudoku.backends import REGISTRY, Backend, get_backend
+from cpsudoku.engines import REGISTRY, Backend, get_backend
 from cpsudoku.logic import Grade, Rating, rate_puzzle
 from cpsudoku.model.errors import BoxShapeError, CpSudokuError, file_named
 from cpsudoku.model.grid import Geometry, Puzzle, as_geometry

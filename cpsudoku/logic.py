@@ -994,7 +994,7 @@ def rate(
     >>> r.grade, r.steps[0].text
     (<Grade.EASY: 'easy'>, 'r1c2 = 2: naked single')
     """
-    from cpsudoku.backends import get_backend
+    from cpsudoku.engines import get_backend
     from cpsudoku.generate import checker_backend  # here: generate imports this module
 
     parsed = parse(puzzle, box)

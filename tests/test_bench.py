@@ -171,7 +171,7 @@ def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
     ],
 )
 def test_only_engines_that_keep_rules_are_warmed_up(spec: str, keeps: bool) -> None:
-    from cpsudoku.backends import create_backend
+    from cpsudoku.engines import create_backend
 
     with create_backend(spec) as backend:
         assert backend.keeps_rules is keeps

@@ -421,7 +421,7 @@ def test_batch_rows_name_the_whole_spec(tmp_path: Path) -> None:
 
 def test_a_solver_that_cannot_stop_names_its_stand_in() -> None:
     from cpsudoku import solve
-    from cpsudoku.backends.sat import SatBackend
+    from cpsudoku.engines.sat import SatBackend
 
     assert not SatBackend(["lingeling"]).can_stop  # Lingeling takes no limit at all
     r = solve(PUZZLE, backend="sat:lingeling", time_limit=30)

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from conftest import read_lines, run_blocked
 
-from cpsudoku.backends import REGISTRY
 from cpsudoku.batch import SolveOptions, run_batch
 from cpsudoku.cli import main
 from cpsudoku.datasets.records import read_records
 from cpsudoku.datasets.rows import COLUMNS
+from cpsudoku.engines import REGISTRY
 
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")

@@ -15,8 +15,6 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
 from cpsudoku import Status, parse, solve
-from cpsudoku.backends import REGISTRY, create_backend
-from cpsudoku.backends.cpsat import CpSatBackend, Outcome, _run, translate_status
 from cpsudoku.encode.cpsat import (
     KINDS,
     ModelKind,
@@ -29,7 +27,9 @@ from cpsudoku.encode.cpsat import (
     set_domains,
     to_proto_text,
 )
-from cpsudoku.export import export
+from cpsudoku.encode.export import export
+from cpsudoku.engines import REGISTRY, create_backend
+from cpsudoku.engines.cpsat import CpSatBackend, Outcome, _run, translate_status
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.grid import Puzzle
 from cpsudoku.model.verify import is_solution
@@ -68,7 +68,7 @@ def check_file(spec: str, name: str, limit: int | None = None) -> None:
 
 
 def test_registered() -> None:
-    assert REGISTRY["cpsat"] == ("cpsudoku.backends.cpsat", "CpSatBackend")
+    assert REGISTRY["cpsat"] == ("cpsudoku.engines.cpsat", "CpSatBackend")
     assert next(iter(REGISTRY)) != "cpsat"  # the default backend is someone else's call
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cpsudoku.backends import REGISTRY
 from cpsudoku.batch import SolveOptions, solve_records
 from cpsudoku.datasets.records import Record
+from cpsudoku.engines import REGISTRY
 from cpsudoku.model.errors import UnknownBackendError
 
 distributed = pytest.importorskip("distributed")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cpsudoku import generate_grid, generate_puzzle, generate_puzzles, parse
-from cpsudoku.backends import REGISTRY, get_backend
 from cpsudoku.cli import main
+from cpsudoku.engines import REGISTRY, get_backend
 from cpsudoku.generate import (
     GeneratedPuzzle,
     GenerationError,

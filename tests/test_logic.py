@@ -9,8 +9,8 @@ import pytest
 from conftest import read_lines
 
 from cpsudoku import parse, rate
-from cpsudoku.backends import get_backend
 from cpsudoku.cli import main
+from cpsudoku.engines import get_backend
 from cpsudoku.logic import (
     Candidates,
     ContradictionError,

@@ -6,7 +6,7 @@ import pytest
 from conftest import random_grid, read_csv, read_lines
 
 from cpsudoku import Status, count, parse, solve, solve_many
-from cpsudoku.backends import create_backend
+from cpsudoku.engines import create_backend
 from cpsudoku.model.grid import Puzzle, geometry
 from cpsudoku.model.verify import is_solution
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import read_lines
 
 from cpsudoku import Status, parse
-from cpsudoku.backends import REGISTRY, create_backend
-from cpsudoku.backends.portfolio import PortfolioBackend
+from cpsudoku.engines import REGISTRY, create_backend
+from cpsudoku.engines.portfolio import PortfolioBackend
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.verify import is_solution
 
@@ -65,7 +65,7 @@ def portfolio() -> Iterator[PortfolioBackend]:
 
 
 def test_registered_and_races_sat_against_cpsat_by_default() -> None:
-    assert REGISTRY["portfolio"] == ("cpsudoku.backends.portfolio", "PortfolioBackend")
+    assert REGISTRY["portfolio"] == ("cpsudoku.engines.portfolio", "PortfolioBackend")
     assert PortfolioBackend().engines == ("sat", "cpsat")  # no process starts before a search
     for bad in ("portfolio:cpsat", "portfolio:cpsat:cpsat", "portfolio:cpsat:fast"):
         with pytest.raises(UnknownBackendError):
@@ -157,7 +157,7 @@ def test_a_slower_engine_never_falls_more_than_max_owed_behind() -> None:
     # On easy puzzles sat answers in a fraction of cpsat's time, so cpsat loses every
     # race and would owe one more job after each: unbounded, its stale answers once
     # filled the pipe and both processes blocked on a send (a deadlock).
-    from cpsudoku.backends.portfolio import MAX_OWED
+    from cpsudoku.engines.portfolio import MAX_OWED
 
     puzzles = [parse(line) for line in read_lines("easy_kaggle1m_200.txt")] * 2
     with PortfolioBackend(("sat", "cpsat")) as portfolio:

@@ -19,7 +19,7 @@ from conftest import random_grid, read_csv, read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsudoku.backends import create_backend
+from cpsudoku.engines import create_backend
 from cpsudoku.generate import generate_puzzle
 from cpsudoku.model.errors import ValueOutOfRangeError, WrongLengthError
 from cpsudoku.model.forms import AmbiguousZeroWarning, parse

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import Status, parse
-from cpsudoku.backends import REGISTRY, get_backend
+from cpsudoku.engines import REGISTRY, get_backend
 from cpsudoku.model.grid import Puzzle, geometry
 from cpsudoku.model.verify import is_solution
 

@@ -11,12 +11,12 @@ from conftest import random_grid, read_csv, read_lines
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-import cpsudoku.backends.sat as sat_module
+import cpsudoku.engines.sat as sat_module
 from cpsudoku import Status, parse
-from cpsudoku.backends import DEFAULT_BACKEND, Backend, create_backend
-from cpsudoku.backends.sat import DEFAULT_SOLVER, SatBackend
 from cpsudoku.cli import main
 from cpsudoku.encode.cnf import ENCODINGS, decode
+from cpsudoku.engines import DEFAULT_BACKEND, Backend, create_backend
+from cpsudoku.engines.sat import DEFAULT_SOLVER, SatBackend
 from cpsudoku.model.errors import (
     BackendUnavailableError,
     ConflictingGivensError,
@@ -484,7 +484,7 @@ def test_multiple_solution_choice_does_not_depend_on_history() -> None:
 
 
 def test_big_grids_default_to_the_lighter_at_most_one() -> None:
-    from cpsudoku.backends.sat import default_at_most_one
+    from cpsudoku.engines.sat import default_at_most_one
 
     assert [default_at_most_one(n) for n in (9, 16, 25, 30, 36)] == ["pairwise"] * 3 + [
         "seqcounter"

@@ -46,7 +46,6 @@ from typing import Literal
 from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
-from cpsudoku.backends.base import Backend, Search
 from cpsudoku.encode.cpsat import (
     ModelKind,
     add_exclusion,
@@ -58,6 +57,7 @@ from cpsudoku.encode.cpsat import (
     sample_model,
     set_domains,
 )
+from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.grid import Geometry, Puzzle
 

@@ -49,11 +49,11 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
-from cpsudoku.backends import create_backend
-from cpsudoku.backends.base import Backend, Search
+from cpsudoku.engines import create_backend
+from cpsudoku.engines.base import Backend, Search
+from cpsudoku.engines.processes import die_with_parent, parent_identity
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.grid import Puzzle, geometry
-from cpsudoku.processes import die_with_parent, parent_identity
 
 #: The engines raced when no variant word names them.
 DEFAULT_ENGINES = ("sat", "cpsat")

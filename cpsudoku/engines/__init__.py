@@ -1,4 +1,4 @@
-"""Backend registry: name -> engine class, imported lazily.
+"""The engines, and their registry: name -> engine class, imported lazily.
 
 A backend spec is a name optionally followed by variant words separated by colons,
 e.g. ``"sat"``, ``"sat:extended:cadical153"``, ``"backtrack:naive"``. The first entry of
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import importlib
 
-from cpsudoku.backends.base import Backend, Search
+from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 
 #: name -> (module, class). Modules are imported only when the backend is used, so the
 #: core (parse, verify, the reference backend) starts without loading any solver.
 REGISTRY: dict[str, tuple[str, str]] = {
-    "sat": ("cpsudoku.backends.sat", "SatBackend"),
-    "backtrack": ("cpsudoku.backends.backtrack", "BacktrackBackend"),
-    "cpsat": ("cpsudoku.backends.cpsat", "CpSatBackend"),
-    "portfolio": ("cpsudoku.backends.portfolio", "PortfolioBackend"),
+    "sat": ("cpsudoku.engines.sat", "SatBackend"),
+    "backtrack": ("cpsudoku.engines.backtrack", "BacktrackBackend"),
+    "cpsat": ("cpsudoku.engines.cpsat", "CpSatBackend"),
+    "portfolio": ("cpsudoku.engines.portfolio", "PortfolioBackend"),
 }
 
 #: The backend used when none is named.

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from cpsudoku.backends.base import Backend, Search
+from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.grid import Geometry, Puzzle
 
 #: How many nodes between two looks at the clock in the naive strategy.

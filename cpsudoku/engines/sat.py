@@ -81,7 +81,6 @@ from typing import Any
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
-from cpsudoku.backends.base import Backend, Search
 from cpsudoku.encode.cnf import (
     AT_MOST_ONE,
     DEFAULT_ENCODING,
@@ -93,6 +92,7 @@ from cpsudoku.encode.cnf import (
     reduced,
     rules,
 )
+from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.grid import Geometry, Puzzle
 
