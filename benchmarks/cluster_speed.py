@@ -50,8 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cpsudoku.batch import SolveOptions, Summary, run_batch, solve_records  # noqa: E402
-from cpsudoku.cluster import (  # noqa: E402
+from cpsudoku.datasets.batch import run_batch  # noqa: E402
+from cpsudoku.datasets.cluster import (  # noqa: E402
     LARGEST_PARTITION,
     SMALLEST_PARTITION,
     _noop,
@@ -61,9 +61,15 @@ from cpsudoku.cluster import (  # noqa: E402
     partition_target,
     run_cluster_batch,
 )
+from cpsudoku.datasets.encoding import encode_rows  # noqa: E402
+from cpsudoku.datasets.options import SolveOptions  # noqa: E402
+from cpsudoku.datasets.output import (  # noqa: E402
+    BatchOutput,
+    Summary,
+)
 from cpsudoku.datasets.records import Record, read_records  # noqa: E402
+from cpsudoku.datasets.solving import solve_records  # noqa: E402
 from cpsudoku.engines import DEFAULT_BACKEND  # noqa: E402
-from cpsudoku.parquet import BatchOutput, encode_rows  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 TIERS = ("easy_kaggle9m", "easy_kaggle1m", "clue17_royle", "top1465", "forum_hardest_1905_11plus")

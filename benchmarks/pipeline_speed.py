@@ -2,7 +2,7 @@
 
 For each set, one core: ``cpsudoku.solve_many(puzzles, ENGINE)`` with the logic pass
 (the default pipeline: the pass decides what it can, by the plan of
-``cpsudoku.presolve.pass_plan``, and the engine gets the rest) and with
+``cpsudoku.datasets.bulk_logic.pass_plan``, and the engine gets the rest) and with
 ``presolve=False`` (the engine alone), best of ``--repeat`` runs, uniqueness checked.
 Every run is a new process: a live SAT solver keeps what it learned from one run to
 the next, which would favour whichever mode runs second. Prints puzzles/s of both, the

@@ -1,4 +1,4 @@
-"""Speed of the whole-array logic pass (cpsudoku.presolve) on puzzle files.
+"""Speed of the whole-array logic pass (cpsudoku.datasets.bulk_logic) on puzzle files.
 
 For each file: read the one-line puzzles, optionally grow the sample into a big block
 by relabelling the symbols with random permutations (same logic, other digits; a
@@ -34,8 +34,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from cpsudoku.model.grid import SYMBOLS, Geometry, geometry_for_size, parse_box
-from cpsudoku.presolve import (
+from cpsudoku.datasets.bulk_logic import (
     CONFLICT,
     UNDECIDED,
     UNIQUE,
@@ -45,6 +44,7 @@ from cpsudoku.presolve import (
     presolve,
     verify_block,
 )
+from cpsudoku.model.grid import SYMBOLS, Geometry, geometry_for_size, parse_box
 
 T = TypeVar("T")
 

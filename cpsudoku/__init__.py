@@ -7,7 +7,7 @@
 """
 
 from cpsudoku.api import count, count_solutions, solve
-from cpsudoku.batch import solve_many
+from cpsudoku.datasets.batch import solve_many
 from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.generate import (
     GeneratedPuzzle,

@@ -285,7 +285,7 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
     Each puzzle is charged the block's time divided by its size; what the pass cannot
     decide is ``undecided`` (neither solved nor a timeout).
     """
-    from cpsudoku import presolve as logic
+    from cpsudoku.datasets import bulk_logic
 
     groups: dict[int, list[int]] = defaultdict(list)
     for k, text in enumerate(puzzles):
@@ -295,20 +295,20 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
         texts = [puzzles[k] for k in members]
         g = parse(texts[0], check=False).geometry
         start = time.perf_counter()
-        values, ok = logic.parse_block(texts, g)
-        result = logic.presolve(values, g)
-        unique = result.status == logic.UNIQUE
-        solved = logic.format_block(result.solutions[unique], g)
+        values, ok = bulk_logic.parse_block(texts, g)
+        result = bulk_logic.presolve(values, g)
+        unique = result.status == bulk_logic.UNIQUE
+        solved = bulk_logic.format_block(result.solutions[unique], g)
         each = (time.perf_counter() - start) / len(members)
         names = {
-            logic.UNIQUE: Status.UNIQUE.value,
-            logic.UNSOLVABLE: Status.UNSOLVABLE.value,
-            logic.CONFLICT: Status.INVALID.value,
+            bulk_logic.UNIQUE: Status.UNIQUE.value,
+            bulk_logic.UNSOLVABLE: Status.UNSOLVABLE.value,
+            bulk_logic.CONFLICT: Status.INVALID.value,
         }
         solutions = iter(solved)
         for k, code, good in zip(members, result.status.tolist(), ok.tolist(), strict=True):
             status = names.get(code, UNDECIDED) if good else Status.INVALID.value
-            text = next(solutions) if good and code == logic.UNIQUE else ""
+            text = next(solutions) if good and code == bulk_logic.UNIQUE else ""
             out[k] = Measurement(dataset, "logic", k, puzzles[k], status, each, text)
     yield from (out[k] for k in range(len(puzzles)))
 
@@ -321,8 +321,9 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
     """
 
     def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
-        from cpsudoku.batch import SolveOptions, solve_records
+        from cpsudoku.datasets.options import SolveOptions
         from cpsudoku.datasets.records import Record
+        from cpsudoku.datasets.solving import solve_records
 
         name = f"logic+{spec}"
         options = SolveOptions(spec, True, time_limit)

@@ -33,7 +33,8 @@ from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
-    from cpsudoku.batch import SolveOptions, Summary
+    from cpsudoku.datasets.options import SolveOptions
+    from cpsudoku.datasets.output import Summary
     from cpsudoku.datasets.records import Record
     from cpsudoku.model.grid import Puzzle
 
@@ -418,7 +419,7 @@ def _run_on_cluster(
     records: Iterable[Record],
 ) -> Summary:
     """``batch --scheduler``: the same run on a Dask cluster (lazy import: optional extra)."""
-    from cpsudoku.cluster import (
+    from cpsudoku.datasets.cluster import (
         ClusterError,
         DaskUnavailableError,
         quiet_dask_logs,
@@ -454,8 +455,10 @@ def _run_batch(args: argparse.Namespace) -> int:
     import lzma
     import zipfile
 
-    from cpsudoku.batch import SolveOptions, count_records_fast, max_jobs, run_batch
-    from cpsudoku.datasets.records import read_records
+    from cpsudoku.datasets.batch import run_batch
+    from cpsudoku.datasets.options import SolveOptions
+    from cpsudoku.datasets.pool import max_jobs
+    from cpsudoku.datasets.records import count_records_fast, read_records
     from cpsudoku.engines import get_backend
     from cpsudoku.model.forms import symbols_geometry
     from cpsudoku.model.grid import parse_box

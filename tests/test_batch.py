@@ -19,10 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsudoku import Result, Status, solve, solve_many
-from cpsudoku.batch import SolveOptions, _cross_check, resume_point
 from cpsudoku.cli import main
+from cpsudoku.datasets.options import SolveOptions
+from cpsudoku.datasets.output import resume_point
 from cpsudoku.datasets.records import MAX_RECORD, read_records
 from cpsudoku.datasets.rows import COLUMNS
+from cpsudoku.datasets.solving import _cross_check
 
 ORACLE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 40)

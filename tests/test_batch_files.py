@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import read_lines, run_batch
 
-from cpsudoku.batch import max_jobs
 from cpsudoku.cli import main
+from cpsudoku.datasets.pool import max_jobs
 from cpsudoku.datasets.records import MAX_CSV_LINES, read_records
 
 ORACLE = "backtrack"

@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import read_lines, run_blocked
 
-from cpsudoku.batch import SolveOptions, run_batch
 from cpsudoku.cli import main
+from cpsudoku.datasets.batch import run_batch
+from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import read_records
 from cpsudoku.datasets.rows import COLUMNS
 from cpsudoku.engines import REGISTRY
@@ -206,7 +207,7 @@ def test_cluster_rows_identical_to_local(
 def test_backend_kept_alive_and_parquet_equals_csv(
     dataset: Path, local_rows: list[dict[str, str]], scheduler: str, tmp_path: Path
 ) -> None:
-    from cpsudoku.cluster import run_cluster_batch
+    from cpsudoku.datasets.cluster import run_cluster_batch
 
     out = tmp_path / "cluster.parquet"
     summary = run_cluster_batch(
@@ -341,9 +342,9 @@ def test_unreachable_scheduler_is_exit_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import cpsudoku.cluster
+    import cpsudoku.datasets.cluster
 
-    monkeypatch.setattr(cpsudoku.cluster, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(cpsudoku.datasets.cluster, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
     out = tmp_path / "never.csv"
     assert cluster_batch(dataset, out, address) == 2
@@ -385,7 +386,7 @@ def test_without_dask_the_extra_is_named(dataset: Path, tmp_path: Path) -> None:
 def test_partition_packing_round_trips() -> None:
     import pickle
 
-    from cpsudoku.cluster import _Partition
+    from cpsudoku.datasets.cluster import _Partition
     from cpsudoku.datasets.records import Record
 
     plain = [Record(7, "1.3"), Record(8, ""), Record(9, "a\nb")]
@@ -402,7 +403,7 @@ def test_partition_packing_round_trips() -> None:
 
 MMAP_CHECK = """
 import ctypes, numpy as np
-from cpsudoku.cluster import _keep_freed_memory
+from cpsudoku.datasets.cluster import _keep_freed_memory
 
 class MallInfo2(ctypes.Structure):
     names = "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"

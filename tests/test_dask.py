@@ -1,4 +1,4 @@
-"""cpsudoku.dask: solving the puzzles of a Dask DataFrame or Bag on a distributed Client."""
+"""cpsudoku.datasets.dask: solving the puzzles of a Dask DataFrame or Bag on a Client."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cpsudoku.batch import SolveOptions, solve_records
+from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.solving import solve_records
 from cpsudoku.engines import REGISTRY
 from cpsudoku.model.errors import UnknownBackendError
 
@@ -17,7 +18,7 @@ dd = pytest.importorskip("dask.dataframe")
 db = pytest.importorskip("dask.bag")
 pd = pytest.importorskip("pandas")
 
-from cpsudoku.dask import RESULT_COLUMNS, solve_bag, solve_dataframe  # noqa: E402
+from cpsudoku.datasets.dask import RESULT_COLUMNS, solve_bag, solve_dataframe  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 FAST = "sat" if "sat" in REGISTRY else "backtrack"
@@ -123,13 +124,13 @@ def test_a_bag_of_bytes_is_read_as_text(client: distributed.Client) -> None:
 def test_dashboard_address_is_announced(
     client: distributed.Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cpsudoku.cluster
-    from cpsudoku.cluster import dashboard_address, run_cluster_batch
+    import cpsudoku.datasets.cluster
+    from cpsudoku.datasets.cluster import dashboard_address, run_cluster_batch
     from cpsudoku.datasets.records import read_records
 
     assert dashboard_address(client) is None  # this machine's scheduler has no bokeh
     # The scheduler runs in this process, so it sees the patched check.
-    monkeypatch.setattr(cpsudoku.cluster, "_scheduler_has_bokeh", lambda: True)
+    monkeypatch.setattr(cpsudoku.datasets.cluster, "_scheduler_has_bokeh", lambda: True)
     link = dashboard_address(client)
     assert link is not None
     assert link.startswith("http://")

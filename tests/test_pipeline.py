@@ -6,8 +6,9 @@ import pytest
 from conftest import read_lines, run_batch
 
 from cpsudoku import Status, solve_many
-from cpsudoku.batch import SolveOptions, solve_records
+from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.solving import solve_records
 
 ENGINE = "backtrack"
 EASY = read_lines("easy_kaggle1m_200.txt", 60)

@@ -1,4 +1,4 @@
-"""The whole-array logic pass (cpsudoku.presolve) against the reference oracle.
+"""The whole-array logic pass (cpsudoku.datasets.bulk_logic) against the reference oracle.
 
 The pass may leave any puzzle UNDECIDED; what it decides must agree with the oracle:
 UNIQUE with the oracle's unique solution, UNSOLVABLE only when the oracle proves no
@@ -19,13 +19,7 @@ from conftest import random_grid, read_csv, read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsudoku.engines import create_backend
-from cpsudoku.generate import generate_puzzle
-from cpsudoku.model.errors import ValueOutOfRangeError, WrongLengthError
-from cpsudoku.model.forms import AmbiguousZeroWarning, parse
-from cpsudoku.model.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
-from cpsudoku.model.result import Status
-from cpsudoku.presolve import (
+from cpsudoku.datasets.bulk_logic import (
     CONFLICT,
     UNDECIDED,
     UNIQUE,
@@ -36,6 +30,12 @@ from cpsudoku.presolve import (
     presolve,
     verify_block,
 )
+from cpsudoku.engines import create_backend
+from cpsudoku.generate import generate_puzzle
+from cpsudoku.model.errors import ValueOutOfRangeError, WrongLengthError
+from cpsudoku.model.forms import AmbiguousZeroWarning, parse
+from cpsudoku.model.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
+from cpsudoku.model.result import Status
 
 BUNDLED = Path(__file__).parent.parent / "benchmarks" / "data"
 ORACLE = create_backend("backtrack")
@@ -504,7 +504,7 @@ def test_block_lines_read_like_single_puzzles() -> None:
 
 def test_the_pipeline_runs_as_much_of_the_pass_as_pays() -> None:
     from cpsudoku import solve_many
-    from cpsudoku.presolve import PassPlan, pass_plan
+    from cpsudoku.datasets.bulk_logic import PassPlan, pass_plan
 
     plans = {(r, c): pass_plan(geometry(r, c)) for r, c in ((2, 2), (3, 3), (3, 4), (4, 4), (5, 5))}
     assert plans == {

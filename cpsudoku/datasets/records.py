@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import importlib
 import json
+import os
 import re
 import sys
 import zipfile
@@ -296,3 +297,12 @@ def _json_record(index: int, text: str) -> Record:
     return Record(index, text, None, "JSON record is neither a puzzle string nor an object")
 
 
+def count_records_fast(path: str) -> int | None:
+    """Line count of a plain file, for the progress bar's ETA (None when unknown)."""
+    if not os.path.isfile(path) or path.lower().endswith((".gz", ".bz2", ".xz", ".zip")):
+        return None  # stdin, a pipe (counting would eat it) or compressed
+    lines = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            lines += block.count(b"\n")
+    return lines

@@ -9,6 +9,13 @@ from collections.abc import Sequence
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
 
+#: A batch row without its index and puzzle: status, solution, backend, seconds, error.
+Row = tuple[str, str, str, float, str]
+
+#: A full output row in :data:`~cpsudoku.datasets.rows.COLUMNS` order, seconds as a float:
+#: index, puzzle, status, solution, backend, seconds, error.
+OutRow = tuple[int, str, str, str, str, float, str]
+
 
 def output_kind(path: str) -> str:
     """``"csv"``, ``"jsonl"`` or ``"parquet"`` from an output name (``-`` is CSV)."""

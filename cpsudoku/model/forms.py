@@ -639,5 +639,3 @@ def to_line(puzzle: PuzzleLike, *, symbols: str | None = None) -> str:
 def to_grid(puzzle: PuzzleLike, *, symbols: str | None = None) -> str:
     """Readable multi-line form with box lines (parses back with :func:`parse`)."""
     return as_puzzle(puzzle).pretty(symbols)
-
-

@@ -125,5 +125,3 @@ def decode_text(data: bytes, name: str = "the input") -> str:
             raise PuzzleError(f"cannot read {name}: bytes that are not UTF-8 text at {where}")
         out.append(text)
     return "\n".join(out)
-
-

@@ -37,8 +37,13 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice, repeat
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.batch import SolveOptions, Summary, _default_jobs, solve_records
+from cpsudoku.datasets.encoding import EncodedRows, encode_rows
+from cpsudoku.datasets.options import SolveOptions
+from cpsudoku.datasets.output import Summary
+from cpsudoku.datasets.pool import default_jobs
 from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.rows import OutRow, Row
+from cpsudoku.datasets.solving import solve_records
 from cpsudoku.engines import get_backend
 from cpsudoku.model.errors import CpSudokuError
 
@@ -46,8 +51,6 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from distributed import Client
-
-    from cpsudoku.parquet import EncodedRows, OutRow
 
 #: The pip extra that brings Dask in.
 EXTRA = "cpsudoku[dask]"
@@ -127,6 +130,19 @@ class ClusterSummary(Summary):
 #: One solve at a time per process: the cached backend (a live solver) is not
 #: thread-safe, and workers started with several threads share it.
 _SOLVE_LOCK = threading.Lock()
+
+
+def solve_on_worker(records: Sequence[Record], options: SolveOptions) -> list[Row]:
+    """:func:`~cpsudoku.datasets.solving.solve_records` inside a Dask worker process.
+
+    One partition at a time per process (:data:`_SOLVE_LOCK`), with the allocator
+    set as a worker needs it (:func:`_keep_freed_memory`). The batch engine's tasks
+    and the DataFrame and Bag functions of :mod:`cpsudoku.datasets.dask` all solve
+    through here.
+    """
+    _keep_freed_memory()  # a Dask nanny's malloc setting would double the logic pass's cost
+    with _SOLVE_LOCK:
+        return solve_records(records, options)
 
 
 def _pack(texts: Sequence[str]) -> tuple[str, array[int]]:
@@ -231,15 +247,11 @@ def _solve_partition(
 
     The rows are encoded here, on the worker, so the client only writes bytes.
     """
-    from cpsudoku.parquet import encode_rows
-
     records = work.records()
-    _keep_freed_memory()
-    with _SOLVE_LOCK:
-        start = time.perf_counter()
-        rows = solve_records(records, options)
-        seconds = time.perf_counter() - start
-        backend = id(get_backend(options.backend))
+    start = time.perf_counter()
+    rows = solve_on_worker(records, options)
+    seconds = time.perf_counter() - start
+    backend = id(get_backend(options.backend))
     out: list[OutRow] = [
         (rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)
     ]
@@ -269,7 +281,7 @@ def _local_cluster(workers: int | None) -> Any:
     from distributed import LocalCluster
 
     return LocalCluster(
-        n_workers=workers or _default_jobs(),
+        n_workers=workers or default_jobs(),
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
@@ -581,7 +593,8 @@ def run_cluster_batch(
         DaskUnavailableError: Dask is not installed.
         ClusterError: the scheduler cannot be reached or its workers cannot run.
     """
-    from cpsudoku.parquet import BatchOutput, require_pyarrow
+    from cpsudoku.datasets.output import BatchOutput
+    from cpsudoku.datasets.parquet import require_pyarrow
 
     require_distributed()
     if output.lower().rstrip("/").endswith(".parquet"):

@@ -482,9 +482,7 @@ def presolve(values: np.ndarray, geometry: Geometry, *, locked: bool = True) -> 
     step = _chunk_rows(t)
     for start in range(0, count, step):
         chunk = slice(start, start + step)
-        _presolve_chunk(
-            block[chunk], t, status[chunk], solutions[chunk], candidates[chunk], locked
-        )
+        _presolve_chunk(block[chunk], t, status[chunk], solutions[chunk], candidates[chunk], locked)
     unique = status == UNIQUE
     if unique.any():
         passed = verify_block(block[unique], solutions[unique], geometry)

@@ -13,7 +13,7 @@ live solver) alive from one partition to the next.
 >>> solved.status.value_counts().compute()  # doctest: +SKIP
 
 Dask comes from the optional extra ``cpsudoku[dask]``; without it, the functions here
-raise :class:`~cpsudoku.cluster.DaskUnavailableError`, which names the extra.
+raise :class:`~cpsudoku.datasets.cluster.DaskUnavailableError`, which names the extra.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.batch import SolveOptions, solve_records
-from cpsudoku.cluster import _SOLVE_LOCK, _keep_freed_memory, require_distributed
+from cpsudoku.datasets.cluster import require_distributed, solve_on_worker
+from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.engines import DEFAULT_BACKEND, create_backend
 from cpsudoku.engines.base import check_time_limit
@@ -87,9 +87,7 @@ def _solve_values(
     records = [
         _record(i, v, None if solutions is None else solutions[i]) for i, v in enumerate(values)
     ]
-    _keep_freed_memory()  # a Dask nanny's malloc setting would double the logic pass's cost
-    with _SOLVE_LOCK:  # the cached backend is not thread-safe
-        return solve_records(records, options)
+    return solve_on_worker(records, options)
 
 
 def solve_pandas(

@@ -1,0 +1,66 @@
+"""Rows encoded for an output (CSV or JSON-lines text, a Parquet file), with their tallies.
+
+Workers encode their chunks, so the process writing the output only writes bytes:
+formatting rows is the heaviest per-row work, and one writer serves every worker.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from cpsudoku.datasets.parquet import parquet_bytes
+from cpsudoku.datasets.rows import OutRow, format_rows
+
+if TYPE_CHECKING:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedRows:
+    """A chunk of rows already encoded in the output's format, with their tallies.
+
+    Cluster workers build these, so the client only writes bytes: formatting CSV or
+    building Parquet is the heaviest per-row work, and one client serves every worker.
+
+    Attributes:
+        kind: ``"csv"``, ``"jsonl"`` or ``"parquet"``; or ``"rows"``, the rows left
+            as they are (``--retry-timeouts`` merges them with an earlier output).
+        payload: the rows as text lines (CSV/JSONL, no header), a whole Parquet file,
+            or the row tuples.
+        count: number of rows.
+        statuses: rows per status.
+        mismatches: rows whose solution differs from the input's solution column.
+        disagreements: rows where a cross-checking backend disagreed.
+    """
+
+    kind: str
+    payload: str | bytes | tuple[OutRow, ...]
+    count: int
+    statuses: Counter[str] = field(default_factory=Counter)
+    mismatches: int = 0
+    disagreements: int = 0
+
+
+def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
+    """Encode ``rows`` for an output of ``kind`` and count what they hold."""
+    statuses = Counter(map(itemgetter(2), rows))
+    errors = [error for error in map(itemgetter(6), rows) if error]
+    mismatches = sum("input's solution column" in error for error in errors)
+    disagreements = sum("disagreement:" in error for error in errors)
+    payload: str | bytes | tuple[OutRow, ...]
+    if kind == "rows":
+        payload = tuple(rows)
+    elif kind == "parquet":
+        payload = parquet_bytes(rows)
+    elif kind == "jsonl":  # the types of `solve --json`: seconds a number, null for none
+        payload = format_rows(
+            [(*row[:3], row[3] or None, row[4], round(row[5], 6), row[6] or None) for row in rows],
+            kind,
+        )
+    else:
+        payload = format_rows([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows], kind)
+    return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements)

@@ -1,0 +1,263 @@
+"""Solving records into rows, chunk by chunk: what runs inside a worker process.
+
+The whole-array logic pass decides first what it can (backend ``logic``); the engine
+gets the rest, with the cells the pass forced filled in. Every row is checked against
+the input's solution column when there is one, and cross-checked with a second engine
+when asked.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from cpsudoku.datasets.options import SolveOptions
+from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.rows import Row
+from cpsudoku.engines import get_backend
+from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.forms import PuzzleLike, parse
+from cpsudoku.model.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
+from cpsudoku.model.result import Result, Status
+from cpsudoku.model.verify import is_solution
+
+if TYPE_CHECKING:
+    pass
+
+
+#: Backend name of the rows the whole-array logic pass decided.
+LOGIC = "logic"
+
+
+def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False) -> Result:
+    """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`)."""
+    engine = get_backend(options.backend)
+    try:
+        parsed = parse(puzzle, options.box, check=False, symbols=options.symbols)
+    except PuzzleError as exc:
+        return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
+    return engine.solve(
+        parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
+    )
+
+
+def _cross_check(
+    puzzle: str, first: Result, other_backend: str, options: SolveOptions
+) -> str | None:
+    """Solve again with ``other_backend``; describe any disagreement."""
+    other = _solve_one(puzzle, replace(options, backend=other_backend, verify_with=None))
+    if Status.TIMEOUT in (first.status, other.status):
+        return None  # a timeout is not an answer to disagree with
+    if first.status != other.status:
+        return (
+            f"disagreement: {first.backend} says {first.status}, "
+            f"{other.backend} says {other.status}"
+        )
+    if first.status is Status.UNIQUE and first.solution != other.solution:
+        return f"disagreement: {first.backend} and {other.backend} give different solutions"
+    return None
+
+
+def _solution_mismatch(
+    expected: str, record: Record, result: Result, options: SolveOptions
+) -> str | None:
+    """Compare a result with the input's solution column.
+
+    A unique result must equal it. For the other answers the column is checked by the
+    verifier: it must solve the puzzle (any one of a ``multiple`` or ``solved``
+    puzzle's solutions will do), and if it does, the puzzle cannot be ``unsolvable``.
+    """
+    status = result.status
+    if status is Status.UNIQUE and result.solution is not None:
+        try:
+            given = parse(expected, result.solution.geometry, check=False, symbols=options.symbols)
+        except PuzzleError as exc:
+            return f"the input's solution column is not a grid: {exc}"
+        if given != result.solution:
+            return "solution differs from the input's solution column"
+        return None
+    if status not in (Status.SOLVED, Status.MULTIPLE, Status.UNSOLVABLE):
+        return None  # invalid or timed out: nothing to compare
+    try:
+        puzzle = parse(record.puzzle, options.box, check=False, symbols=options.symbols)
+        given = parse(expected, puzzle.geometry, check=False, symbols=options.symbols)
+    except PuzzleError as exc:
+        return f"the input's solution column is not a grid: {exc}"
+    if not is_solution(puzzle, given):
+        return "the input's solution column does not solve the puzzle"
+    if status is Status.UNSOLVABLE:
+        return "the input's solution column solves the puzzle, found unsolvable"
+    return None
+
+
+def solve_records(records: Sequence[Record], options: SolveOptions) -> list[Row]:
+    """Solve a chunk of dataset records into batch rows (runs inside a worker).
+
+    With ``options.presolve`` the whole-array logic pass decides first every record it
+    can (backend ``logic``); the engine gets only the rest, with the cells the pass
+    forced already filled in.
+    """
+    rows: list[Row | None] = [None] * len(records)
+    reduced: dict[int, Puzzle] = {}
+    if options.presolve:
+        _logic_rows(records, options, rows, reduced)
+    out: list[Row] = []
+    for k, (record, row) in enumerate(zip(records, rows, strict=True)):
+        out.append(row if row is not None else _engine_row(record, options, reduced.get(k)))
+    return out
+
+
+def _engine_row(record: Record, options: SolveOptions, reduced: Puzzle | None) -> Row:
+    """One record solved by the engine (``reduced``: the same puzzle after the logic pass)."""
+    if record.error:
+        spec = get_backend(options.backend).spec
+        return (Status.INVALID.value, "", spec, 0.0, record.error)
+    # A puzzle the logic pass left undecided has givens known not to clash.
+    puzzle = record.puzzle if reduced is None else reduced
+    result = _solve_one(puzzle, options, checked=reduced is not None)
+    return _finish_row(record, result, options)
+
+
+def _finish_row(record: Record, result: Result, options: SolveOptions) -> Row:
+    """The row of a result, with the solution-column check and the cross-check."""
+    notes = [result.error] if result.error else []
+    if record.solution:
+        mismatch = _solution_mismatch(record.solution, record, result, options)
+        if mismatch:
+            notes.append(mismatch)
+    if options.verify_with and result.status is not Status.INVALID:
+        disagreement = _cross_check(record.puzzle, result, options.verify_with, options)
+        if disagreement:
+            notes.append(disagreement)
+    solution = "" if result.solution is None else result.solution.line(options.symbols)
+    return (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
+
+
+def _logic_rows(
+    records: Sequence[Record],
+    options: SolveOptions,
+    rows: list[Row | None],
+    reduced: dict[int, Puzzle],
+) -> None:
+    """Fill ``rows`` for the records the whole-array logic pass decides.
+
+    Records are grouped by geometry (from ``--box`` or their length); undecided ones
+    get their reduced puzzle in ``reduced``. Records the bulk parser cannot read
+    (other text forms, bad input) are left to the per-record path, which parses them
+    or says precisely what is wrong.
+    """
+    # Imported here, with numpy, so that a single solve or a batch without the pass
+    # does not pay for numpy's import (a tenth of a second at every command).
+    import numpy as np
+
+    from cpsudoku.datasets import bulk_logic
+
+    if options.symbols is not None and not options.symbols.isascii():
+        return  # the pass reads bytes: such records take the per-record path
+    groups: dict[Geometry, list[int]] = {}
+    fixed = parse_box(options.box) if options.box else None
+    if fixed is None and options.symbols is not None:
+        fixed = geometry_for_size(len(options.symbols))
+    for k, record in enumerate(records):
+        if record.error:
+            continue
+        g = fixed or _geometry_of_length(len(record.puzzle))
+        if g is not None:
+            groups.setdefault(g, []).append(k)
+    for g, members in groups.items():
+        start = time.perf_counter()
+        values, ok = bulk_logic.parse_block(
+            [records[k].puzzle for k in members], g, options.symbols
+        )
+        chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
+        if not chosen:
+            continue
+        plan = bulk_logic.pass_plan(g)
+        if plan is bulk_logic.PassPlan.OFF:
+            continue
+        block = values[ok]
+        result = bulk_logic.presolve(block, g, locked=plan is bulk_logic.PassPlan.FULL)
+        status = result.status
+        unique_rows = np.flatnonzero(status == bulk_logic.UNIQUE)
+        texts = bulk_logic.format_block(result.solutions[unique_rows], g, options.symbols)
+        seconds = (time.perf_counter() - start) / len(chosen)
+        solved = Status.UNIQUE if options.unique else Status.SOLVED
+        for j, text in zip(unique_rows.tolist(), texts, strict=True):
+            k = chosen[j]
+            rows[k] = _logic_row(records[k], solved, text, g, seconds, options)
+        for j in np.flatnonzero(status == bulk_logic.UNSOLVABLE).tolist():
+            k = chosen[j]
+            rows[k] = _logic_row(records[k], Status.UNSOLVABLE, "", g, seconds, options)
+        open_rows = np.flatnonzero(status == bulk_logic.UNDECIDED)
+        if open_rows.size:
+            # For undecided rows the pass returns the grid with its placements made:
+            # same solutions as the input, fewer open cells for the engine.
+            forced = result.solutions[open_rows]
+            for j, cells in zip(open_rows.tolist(), forced.tolist(), strict=True):
+                reduced[chosen[j]] = Puzzle(g, tuple(cells))
+
+
+def _logic_row(
+    record: Record, status: Status, text: str, g: Geometry, seconds: float, options: SolveOptions
+) -> Row:
+    """The row of a record the logic pass decided; checks run only when asked for."""
+    if not record.solution and not options.verify_with:
+        return (status.value, text, LOGIC, seconds, "")
+    solution = parse(text, g, check=False, symbols=options.symbols) if text else None
+    return _finish_row(record, Result(status, solution, LOGIC, seconds), options)
+
+
+@cache
+def _geometry_of_length(length: int) -> Geometry | None:
+    """The default geometry of a one-line puzzle of ``length`` symbols (n <= 35)."""
+    n = math.isqrt(length)
+    if n * n != length or not 1 <= n <= len(SYMBOLS):
+        return None
+    return geometry_for_size(n)
+
+
+def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[Result]:
+    """Solve a chunk of puzzles into Results (runs inside a worker).
+
+    Text puzzles go through the whole-array logic pass first when
+    ``options.presolve`` is set, exactly as in :func:`solve_records`.
+    """
+    rows: list[Row | None] = [None] * len(puzzles)
+    reduced: dict[int, Puzzle] = {}
+    if options.presolve:
+        records = [
+            Record(k, p.strip() if isinstance(p, str) else "") for k, p in enumerate(puzzles)
+        ]
+        _logic_rows(records, options, rows, reduced)
+    results = []
+    for k, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True)):
+        if row is None:
+            # A puzzle the logic pass left undecided has givens known not to clash.
+            results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
+        else:
+            status, text, backend, seconds, _error = row
+            solution = (
+                parse(text, options.box, check=False, symbols=options.symbols) if text else None
+            )
+            results.append(Result(Status(status), solution, backend, seconds))
+    return results
+
+
+def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str) -> Any:
+    """Solve a chunk and encode its rows for an output of ``kind`` (runs in a worker).
+
+    Encoding in the worker keeps the parent's serial work to reading and writing:
+    it receives one ready block of text (or one Parquet file) per chunk, with the
+    counts for the summary.
+    """
+    from cpsudoku.datasets.encoding import encode_rows
+
+    rows = solve_records(records, options)
+    return encode_rows(
+        [(record.index, record.puzzle, *row) for record, row in zip(records, rows, strict=True)],
+        kind,
+    )
