@@ -28,7 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsudoku.generate import checker_backend, generate_grid, generate_puzzles
+from cpsudoku.engines import uniqueness_checker
+from cpsudoku.generate import generate_grid, generate_puzzles
 from cpsudoku.model.grid import Puzzle, parse_box
 
 
@@ -84,7 +85,7 @@ def main() -> int:
 
         row = timed(label, count, make)
         row["checks_per_puzzle"] = round(checks[label] / count, 1)
-        row["checker"] = args.backend or checker_backend(parse_box(box))
+        row["checker"] = args.backend or uniqueness_checker(parse_box(box))
         results.append(row)
 
     puzzle_case("minimal 9x9", "3x3", 200 // k)

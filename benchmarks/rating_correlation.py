@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsudoku.logic import rate_puzzle
 from cpsudoku.model.forms import parse
+from cpsudoku.rating import rate_puzzle
 
 DATA = Path(__file__).parent / "data"
 DATASETS = {

@@ -17,7 +17,6 @@ from cpsudoku.generate import (
     generate_puzzle,
     generate_puzzles,
 )
-from cpsudoku.logic import Grade, Rating, Step, Technique, rate
 from cpsudoku.model.errors import (
     BackendUnavailableError,
     BoxShapeError,
@@ -35,6 +34,7 @@ from cpsudoku.model.forms import parse, to_grid, to_line
 from cpsudoku.model.grid import Geometry, Puzzle, geometry
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.verify import is_solution, solution_problems
+from cpsudoku.rating import Grade, Rating, Step, Technique, rate
 
 __version__ = "0.1.0"
 

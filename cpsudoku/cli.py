@@ -678,7 +678,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 def _configure_generate(p: argparse.ArgumentParser) -> None:
     from cpsudoku.generate import DEFAULT_ATTEMPTS, Symmetry
-    from cpsudoku.logic import Grade
+    from cpsudoku.rating import Grade
 
     p.add_argument("--count", type=int, default=1, metavar="K", help="puzzles (default 1)")
     p.add_argument("--box", default="3x3", metavar="RxC", help="box shape (default 3x3: 9x9)")
@@ -766,7 +766,7 @@ def _configure_rate(p: argparse.ArgumentParser) -> None:
 
 
 def _run_rate(args: argparse.Namespace) -> int:
-    from cpsudoku.logic import rate
+    from cpsudoku.rating import rate
 
     rating = rate(_puzzle_arg(args), box=args.box, backend=args.backend)
     problem = {

@@ -15,20 +15,19 @@ import pytest
 
 from cpsudoku import generate_grid, generate_puzzle, generate_puzzles, parse
 from cpsudoku.cli import main
-from cpsudoku.engines import REGISTRY, get_backend
+from cpsudoku.engines import REGISTRY, get_backend, uniqueness_checker
 from cpsudoku.generate import (
     GeneratedPuzzle,
     GenerationError,
     Symmetry,
-    checker_backend,
     dataset_text,
     orbits,
     write_dataset,
 )
-from cpsudoku.logic import Grade, rate_puzzle
 from cpsudoku.model.grid import Geometry, Puzzle, geometry
 from cpsudoku.model.result import Status
 from cpsudoku.model.verify import is_solution
+from cpsudoku.rating import Grade, rate_puzzle
 
 G9 = geometry(3, 3)
 _LOGIC_COUNT = {Status.UNSOLVABLE: 0, Status.UNIQUE: 1, Status.MULTIPLE: 2}
@@ -38,7 +37,7 @@ def second_engine(g: Geometry) -> str:
     """An engine independent of the one generation uses for ``g``: the oracle when
     generation uses a solver, else a solver, else the logic rater (which proves
     uniqueness on its own, by trial placements)."""
-    if checker_backend(g) != "backtrack":
+    if uniqueness_checker(g) != "backtrack":
         return "backtrack"
     return next((b for b in ("sat", "cpsat") if b in REGISTRY), "logic")
 
@@ -193,7 +192,7 @@ def test_orbits_partition_the_grid() -> None:
 def test_puzzles_are_reproducible_and_independent_of_the_checker() -> None:
     first = [p.puzzle for p in generate_puzzles(3, "3x3", seed=21)]
     other = second_engine(G9)
-    other = other if other != "logic" else checker_backend(G9)  # same puzzles, any checker
+    other = other if other != "logic" else uniqueness_checker(G9)  # same puzzles, any checker
     again = [p.puzzle for p in generate_puzzles(3, "3x3", seed=21, backend=other)]
     assert first == again
     assert [p.puzzle for p in generate_puzzles(3, "3x3", seed=22)] != first
@@ -293,7 +292,7 @@ def _bounded_fill(monkeypatch: pytest.MonkeyPatch, limit: int, fail: bool = Fals
 
     With ``fail`` every fill reports hitting its node cap. Returns the call counter.
     """
-    import cpsudoku.generate as gen
+    import cpsudoku.generate.grids as gen
 
     real = gen._fill
     calls = [0]
@@ -375,7 +374,7 @@ def test_write_dataset_replaces_a_file_only_when_all_is_written(tmp_path: Path) 
 def test_odd_clues_on_even_sides_under_symmetry_are_rejected_at_once(
     symmetry: Symmetry, box: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cpsudoku.generate as gen
+    import cpsudoku.generate.puzzles as gen
 
     def no_grids(g: Geometry, rng: random.Random) -> Puzzle:
         raise AssertionError("a grid was made for an impossible target")

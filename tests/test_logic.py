@@ -11,7 +11,9 @@ from conftest import read_lines
 from cpsudoku import parse, rate
 from cpsudoku.cli import main
 from cpsudoku.engines import get_backend
-from cpsudoku.logic import (
+from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.result import Status
+from cpsudoku.rating import (
     Candidates,
     ContradictionError,
     Grade,
@@ -21,8 +23,6 @@ from cpsudoku.logic import (
     rate_puzzle,
     score_of,
 )
-from cpsudoku.model.grid import Puzzle, geometry
-from cpsudoku.model.result import Status
 
 G9 = geometry(3, 3)
 ORACLE = get_backend("backtrack")

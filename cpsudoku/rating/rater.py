@@ -982,7 +982,7 @@ def rate(
     """Rate a puzzle given in any form :func:`cpsudoku.parse` accepts.
 
     A solver (``backend``; by default the one generation uses, see
-    :func:`cpsudoku.generate.checker_backend`) first counts the solutions up to two,
+    :func:`cpsudoku.engines.uniqueness_checker`) first counts the solutions up to two,
     so a puzzle with none or several comes back at once with status ``unsolvable`` or
     ``multiple`` and no score; otherwise the puzzle is solved and rated by
     :func:`rate_puzzle`.
@@ -994,11 +994,10 @@ def rate(
     >>> r.grade, r.steps[0].text
     (<Grade.EASY: 'easy'>, 'r1c2 = 2: naked single')
     """
-    from cpsudoku.engines import get_backend
-    from cpsudoku.generate import checker_backend  # here: generate imports this module
+    from cpsudoku.engines import get_backend, uniqueness_checker
 
     parsed = parse(puzzle, box)
-    found = get_backend(backend or checker_backend(parsed.geometry)).count(parsed, limit=2)
+    found = get_backend(backend or uniqueness_checker(parsed.geometry)).count(parsed, limit=2)
     if found.count != 1:
         status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
         return Rating(parsed, status)
