@@ -35,8 +35,7 @@ from cpsudoku.model.grid import Geometry, Puzzle, geometry
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.verify import is_solution, solution_problems
 from cpsudoku.rating import Grade, Rating, Step, Technique, rate
-
-__version__ = "0.1.0"
+from cpsudoku.version import __version__
 
 __all__ = [
     "DEFAULT_BACKEND",

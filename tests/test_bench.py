@@ -6,14 +6,9 @@ from pathlib import Path
 import pytest
 from conftest import DATA, run_blocked
 
-from cpsudoku.bench import (
-    BenchError,
-    Measurement,
-    _disagreement,
-    find_manifest,
-    load_manifest,
-    select_datasets,
-)
+from cpsudoku.bench import BenchError, find_manifest, load_manifest, select_datasets
+from cpsudoku.bench.harness import _disagreement
+from cpsudoku.bench.runners import Measurement
 from cpsudoku.cli import main
 
 

@@ -264,7 +264,7 @@ def _noop(x: int) -> int:
 
 def _worker_probe() -> tuple[str, int]:
     """The cpsudoku version a worker runs, and its process id."""
-    from cpsudoku import __version__
+    from cpsudoku.version import __version__
 
     return __version__, os.getpid()
 
@@ -329,7 +329,7 @@ def connect(scheduler: str, workers: int | None = None) -> Iterator[Client]:
 
 def _check_workers(client: Client, scheduler: str) -> None:
     """Wait for a worker and make sure the workers run this version of cpsudoku."""
-    from cpsudoku import __version__
+    from cpsudoku.version import __version__
 
     try:
         client.wait_for_workers(1, timeout=WORKER_TIMEOUT)

@@ -29,10 +29,6 @@ from cpsudoku.rating import Grade, Rating, rate_puzzle
 DEFAULT_ATTEMPTS = 100
 
 
-
-
-
-
 class GenerationError(CpSudokuError, RuntimeError):
     """A generation target (clue count, difficulty) was not reached in the attempts."""
 
@@ -75,27 +71,7 @@ class GeneratedPuzzle:
         return out
 
 
-
-
-
-
-
-
 # --------------------------------------------------------------------------- grids
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------- puzzles
@@ -343,12 +319,3 @@ def generate_puzzles(
 
 
 # --------------------------------------------------------------------------- writing
-
-
-
-
-
-
-
-
-

@@ -1,0 +1,254 @@
+"""What a benchmark runs: one runner per engine spec, measuring puzzle by puzzle.
+
+A backend spec is measured around ``solve`` itself; ``logic`` is the whole-array pass
+alone; ``logic+SPEC`` is the batch pipeline in one process. Every runner yields one
+:class:`Measurement` per puzzle, in order, and gives up on a dataset after a number of
+timeouts (its harder datasets are then skipped too).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from cpsudoku.engines import Backend, create_backend, get_backend
+from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.forms import parse
+from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.result import Status
+
+#: Engines of a default run, in the order they run and appear in tables: the three
+#: engines, their textbook baselines, the portfolio, the logic pass alone and the
+#: batch pipeline (logic pass, then the SAT backend on what it leaves).
+DEFAULT_ENGINES = (
+    "backtrack",
+    "backtrack:naive",
+    "sat",
+    "sat:fresh",
+    "cpsat",
+    "cpsat:sample",
+    "portfolio",
+    "logic",
+    "logic+sat",
+)
+
+
+#: Variants added by ``--backends all``: the other encodings, solvers and models.
+VARIANT_ENGINES = (
+    "sat:minimal",
+    "sat:efficient",
+    "sat:extended:seqcounter",
+    "sat:extended:glucose4",
+    "sat:extended:minisat22",
+    "sat:extended:cadical195",
+    "cpsat:integer",
+    "cpsat:exclude",
+)
+
+
+def expand_engines(names: Sequence[str]) -> list[str]:
+    """Engine specs from the command line; ``all`` = defaults plus every variant."""
+    if not names:
+        return list(DEFAULT_ENGINES)
+    out: list[str] = []
+    for name in names:
+        for spec in (DEFAULT_ENGINES + VARIANT_ENGINES) if name == "all" else (name,):
+            if spec not in out:
+                out.append(spec)
+    return out
+
+
+#: Textbook baseline of each engine family, for the speed-up column.
+BASELINES = {"backtrack": "backtrack:naive", "sat": "sat:fresh", "cpsat": "cpsat:sample"}
+
+
+#: Status of a puzzle an engine did not run (it gave up on the dataset).
+SKIPPED = "skipped"
+
+#: The statuses that answer a puzzle (all but a timeout).
+ANSWERS = {s.value for s in Status} - {Status.TIMEOUT.value}
+
+
+@dataclass(slots=True)
+class Measurement:
+    """One engine on one puzzle.
+
+    ``engine`` is the spec the run was asked to measure; ``backend`` the spec that
+    answered (the portfolio's winner, a solver's stand-in), as in batch rows.
+    """
+
+    dataset: str
+    engine: str
+    index: int
+    puzzle: str
+    status: str
+    seconds: float
+    solution: str = ""
+    stats: dict[str, int] = field(default_factory=dict)
+    agree: bool = True
+    error: str = ""
+    backend: str = ""
+
+
+#: An engine runner: (puzzles, time limit, dataset name) -> measurements, in order.
+Runner = Callable[[Sequence[str], float, str], Iterator[Measurement]]
+
+
+def _backend_runner(spec: str, give_up: int) -> Runner:
+    """Measure a registered backend puzzle by puzzle, wall time around ``solve``."""
+
+    def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+        backend: Backend = create_backend(spec)
+        try:
+            parsed: list[Puzzle | None] = []
+            errors: list[str] = []
+            for text in puzzles:
+                try:
+                    parsed.append(parse(text, check=False))
+                    errors.append("")
+                except PuzzleError as exc:
+                    parsed.append(None)
+                    errors.append(str(exc))
+            first = next((p for p in parsed if p is not None), None)
+            if first is not None and backend.keeps_rules:  # encode the rules, untimed
+                empty = Puzzle(first.geometry, (0,) * first.geometry.cells)
+                backend.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
+            timeouts = 0
+            for index, (text, puzzle, error) in enumerate(
+                zip(puzzles, parsed, errors, strict=True)
+            ):
+                if timeouts >= give_up:
+                    yield Measurement(dataset, spec, index, text, SKIPPED, 0.0)
+                    continue
+                if puzzle is None:
+                    yield Measurement(
+                        dataset, spec, index, text, Status.INVALID.value, 0.0, error=error
+                    )
+                    continue
+                start = time.perf_counter()
+                result = backend.solve(puzzle, unique=True, time_limit=time_limit)
+                seconds = time.perf_counter() - start
+                timeouts += result.status is Status.TIMEOUT
+                yield Measurement(
+                    dataset,
+                    spec,
+                    index,
+                    text,
+                    result.status.value,
+                    seconds,
+                    "" if result.solution is None else str(result.solution),
+                    dict(result.stats),
+                    error=result.error or "",
+                    backend=result.backend,
+                )
+        finally:
+            backend.close()
+
+    return run
+
+
+#: Status of a puzzle the logic pass alone could not decide.
+UNDECIDED = "undecided"
+
+
+def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+    """The whole-array logic pass alone on the dataset as one block.
+
+    Each puzzle is charged the block's time divided by its size; what the pass cannot
+    decide is ``undecided`` (neither solved nor a timeout).
+    """
+    from cpsudoku.datasets import bulk_logic
+
+    groups: dict[int, list[int]] = defaultdict(list)
+    for k, text in enumerate(puzzles):
+        groups[len(text)].append(k)
+    out: dict[int, Measurement] = {}
+    for members in groups.values():
+        texts = [puzzles[k] for k in members]
+        g = parse(texts[0], check=False).geometry
+        start = time.perf_counter()
+        values, ok = bulk_logic.parse_block(texts, g)
+        result = bulk_logic.presolve(values, g)
+        unique = result.status == bulk_logic.UNIQUE
+        solved = bulk_logic.format_block(result.solutions[unique], g)
+        each = (time.perf_counter() - start) / len(members)
+        names = {
+            bulk_logic.UNIQUE: Status.UNIQUE.value,
+            bulk_logic.UNSOLVABLE: Status.UNSOLVABLE.value,
+            bulk_logic.CONFLICT: Status.INVALID.value,
+        }
+        solutions = iter(solved)
+        for k, code, good in zip(members, result.status.tolist(), ok.tolist(), strict=True):
+            status = names.get(code, UNDECIDED) if good else Status.INVALID.value
+            text = next(solutions) if good and code == bulk_logic.UNIQUE else ""
+            out[k] = Measurement(dataset, "logic", k, puzzles[k], status, each, text)
+    yield from (out[k] for k in range(len(puzzles)))
+
+
+def _pipeline_runner(spec: str, give_up: int) -> Runner:
+    """The logic pass, then ``spec`` on what it leaves: the batch pipeline in one process.
+
+    9x9 puzzles go in chunks of 1,000 as in a batch run; bigger grids one at a time,
+    so the give-up rule can stop after ``give_up`` timeouts as for the other engines.
+    """
+
+    def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+        from cpsudoku.datasets.options import SolveOptions
+        from cpsudoku.datasets.records import Record
+        from cpsudoku.datasets.solving import solve_records
+
+        name = f"logic+{spec}"
+        options = SolveOptions(spec, True, time_limit)
+        warm = parse(puzzles[0], check=False) if puzzles else None
+        engine = get_backend(spec)
+        if warm is not None and engine.keeps_rules:  # encode the rules untimed, as above
+            empty = Puzzle(warm.geometry, (0,) * warm.geometry.cells)
+            engine.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
+        step = 1000 if warm is None or warm.n <= 9 else 1
+        records = [Record(k, p) for k, p in enumerate(puzzles)]
+        timeouts = 0
+        for start in range(0, len(records), step):
+            chunk = records[start : start + step]
+            if timeouts >= give_up:
+                yield from (
+                    Measurement(dataset, name, r.index, r.puzzle, SKIPPED, 0.0) for r in chunk
+                )
+                continue
+            t0 = time.perf_counter()
+            rows = solve_records(chunk, options)
+            wall = time.perf_counter() - t0
+            # Charge the chunk's whole wall time (row building, checks), shared out in
+            # proportion to the time each row reports.
+            reported = sum(row[3] for row in rows)
+            scale = wall / reported if reported > 0 else 0.0
+            for record, (status, solution, backend, seconds, error) in zip(
+                chunk, rows, strict=True
+            ):
+                timeouts += status == Status.TIMEOUT.value
+                each = seconds * scale if scale else wall / len(chunk)
+                yield Measurement(
+                    dataset,
+                    name,
+                    record.index,
+                    record.puzzle,
+                    status,
+                    each,
+                    solution,
+                    error=error,
+                    backend=backend,
+                )
+
+    return run
+
+
+def make_runner(spec: str, give_up: int) -> Runner:
+    """The runner for an engine spec: a backend spec, ``logic``, or ``logic+SPEC``."""
+    if spec == "logic":
+        return _logic_runner
+    if spec.startswith("logic+"):
+        create_backend(spec[len("logic+") :]).close()
+        return _pipeline_runner(spec[len("logic+") :], give_up)
+    create_backend(spec).close()  # fail early on an unknown or unavailable engine
+    return _backend_runner(spec, give_up)

@@ -1,0 +1,178 @@
+"""The ``cpsudoku`` command line: a thin layer over the Python API.
+
+``main(argv) -> int`` does all the work and returns the exit code, so tests call it
+directly; :func:`entrypoint` wraps it for the console script.
+
+Exit codes: 0 a solution was found (or the command succeeded); 1 proven unsolvable;
+2 invalid input or usage; 3 time limit reached. ``batch`` speaks of its records:
+0 every record decided (unique, multiple, solved or unsolvable), 3 some timed out,
+4 some invalid, 5 some disagree with the input's solution column or with
+``--verify-with`` (the highest that applies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+import os
+import signal
+import sys
+import threading
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from cpsudoku.cli.batch import COMMANDS as BATCH_COMMANDS
+from cpsudoku.cli.bench import COMMANDS as BENCH_COMMANDS
+from cpsudoku.cli.common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_TERMINATED,
+    Command,
+    UsageError,
+)
+from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
+from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
+from cpsudoku.model.errors import CpSudokuError, PuzzleError
+from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.version import __version__
+
+#: Subcommands, in the order of ``--help``: name -> (help, configure, run). Each run
+#: returns the exit code.
+COMMANDS: dict[str, Command] = {
+    name: PUZZLE_COMMANDS.get(name)
+    or BATCH_COMMANDS.get(name)
+    or BENCH_COMMANDS.get(name)
+    or MAKING_COMMANDS[name]
+    for name in ("solve", "count", "batch", "bench", "export", "generate", "rate")
+}
+
+
+def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Solve, count, batch-solve and benchmark Sudoku puzzles of any box "
+        "shape with SAT, CP-SAT and backtracking engines.",
+        epilog="Exit codes: 0 solved, 1 unsolvable, 2 invalid input or usage, 3 timeout; "
+        "batch: 0 every record decided, 3 some timed out, 4 some invalid, 5 some disagree "
+        "with the input's solutions or with --verify-with.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (help_text, configure, _run) in COMMANDS.items():
+        configure(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def _error(args: argparse.Namespace | None, message: str) -> int:
+    """Report a usage or input error: JSON on stdout with --json, else on stderr."""
+    if args is not None and getattr(args, "json", False):
+        if args.command == "count":
+            print(
+                json.dumps(
+                    {
+                        "count": None,
+                        "limit": args.limit,
+                        "complete": False,
+                        "backend": args.backend,
+                        "seconds": 0.0,
+                        "error": message,
+                    }
+                )
+            )
+        elif args.command == "rate":  # the keys of a rating, as for a puzzle that rates
+            keys = ("puzzle", "status", "grade", "score", "hardest", "techniques", "trials")
+            record: dict[str, object] = dict.fromkeys((*keys, "depth", "chain", "solution"))
+            record.update(status="invalid", error=message)
+            print(json.dumps(record))
+        else:
+            print(
+                json.dumps(
+                    {
+                        "status": "invalid",
+                        "solution": None,
+                        "backend": getattr(args, "backend", None),
+                        "seconds": 0.0,
+                        "error": message,
+                    }
+                )
+            )
+    else:
+        print(f"cpsudoku: error: {message}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the command stops as on Ctrl-C (outputs flushed and closed)."""
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """While running, SIGTERM raises :class:`Terminated` (once; a second one kills).
+
+    Without it the default action ends the process at once: no ``finally`` runs, the
+    output's last rows stay in a buffer and the workers are never stopped.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    """Warnings as one line on stderr, like the errors (no source location)."""
+    print(f"cpsudoku: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser(prog)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_INVALID
+    args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
+    run = COMMANDS[args.command][2]
+    try:
+        with _stop_on_sigterm(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            warnings.simplefilter("default", AmbiguousZeroWarning)
+            return run(args)
+    except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
+        return _error(args, str(exc))
+    except OSError as exc:  # a file that cannot be written or read: name it, no traceback
+        if exc.errno == errno.EPIPE:  # the reader left (| head): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_BROKEN_PIPE
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return _error(args, f"{where}{exc.strerror or exc}")
+    except Terminated:
+        print("cpsudoku: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    except KeyboardInterrupt:
+        print("cpsudoku: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def entrypoint() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""``cpsudoku batch``: a dataset solved into one verified row per record, in input order."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from cpsudoku.cli.common import (
+    EXIT_DISAGREEMENT,
+    EXIT_OK,
+    EXIT_SOME_INVALID,
+    EXIT_TIMEOUT,
+    Command,
+    UsageError,
+    add_backend_options,
+    add_box_options,
+    backend_spec,
+    check_time_limit_option,
+    refuse_overwrite,
+)
+from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.model.result import Status
+
+if TYPE_CHECKING:
+    from cpsudoku.datasets.options import SolveOptions
+    from cpsudoku.datasets.output import Summary
+    from cpsudoku.datasets.records import Record
+
+
+def _configure_batch(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "input",
+        metavar="INPUT",
+        help="dataset: .txt (one puzzle per line), .csv (column puzzle/quizzes/quiz, else "
+        "the first), .jsonl; optionally .gz/.bz2/.xz/.zip; - for stdin",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="OUTPUT",
+        help="rows as CSV (default; - is stdout, the default), JSON lines (.jsonl) or Parquet "
+        "(a DIR.parquet folder, one file per chunk), by the name",
+    )
+    add_backend_options(p)
+    add_box_options(p)
+    p.add_argument(
+        "--jobs", type=int, default=0, metavar="N", help="worker processes (default: all cores)"
+    )
+    p.add_argument("--no-unique", action="store_true", help="stop at the first solution")
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds per record")
+    p.add_argument(
+        "--resume", action="store_true", help="keep the complete rows of OUTPUT, solve the rest"
+    )
+    p.add_argument(
+        "--retry-timeouts",
+        action="store_true",
+        help="as --resume, and solve OUTPUT's timeout rows again (give a bigger --time-limit); "
+        "they are replaced in place, every other row is kept as it is",
+    )
+    p.add_argument(
+        "--verify-with",
+        metavar="BACKEND",
+        help="also solve every record with BACKEND; disagreements go to the error column",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        metavar="K",
+        help="records per work unit (default: adaptive, about 0.25 s of work each)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: 'local' starts one here (--jobs workers), or a "
+        "scheduler address such as tcp://HOST:8786 (needs: pip install 'cpsudoku[dask]')",
+    )
+    p.add_argument(
+        "--partition-size",
+        type=int,
+        metavar="K",
+        help="records per partition (one Parquet file each); default: adaptive, sized "
+        "from the measured per-task overhead",
+    )
+    p.add_argument(
+        "--no-presolve",
+        action="store_true",
+        help="send every record to the engine (default: the whole-array logic pass decides "
+        "what singles and locked candidates can, backend logic)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
+
+
+def _run_on_cluster(
+    args: argparse.Namespace,
+    options: SolveOptions,
+    progress: bool,
+    total: int | None,
+    records: Iterable[Record],
+) -> Summary:
+    """``batch --scheduler``: the same run on a Dask cluster (lazy import: optional extra)."""
+    from cpsudoku.datasets.cluster import (
+        ClusterError,
+        DaskUnavailableError,
+        quiet_dask_logs,
+        run_cluster_batch,
+    )
+
+    if args.jobs and args.scheduler != "local":
+        raise UsageError("--jobs sets the workers of --scheduler local only")
+
+    def log(text: str) -> None:
+        print(f"cpsudoku batch: {text}", file=sys.stderr)
+
+    quiet_dask_logs()  # our one-line errors say it; the process ends right after
+    try:
+        return run_cluster_batch(
+            records,
+            args.output,
+            options,
+            scheduler=args.scheduler,
+            workers=args.jobs or None,
+            partition_size=args.partition_size or args.chunk_size,
+            resume=args.resume,
+            retry_timeouts=args.retry_timeouts,
+            progress=progress,
+            total=total,
+            log=None if args.quiet else log,
+        )
+    except (ClusterError, DaskUnavailableError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    import lzma
+    import zipfile
+
+    from cpsudoku.datasets.batch import run_batch
+    from cpsudoku.datasets.options import SolveOptions
+    from cpsudoku.datasets.pool import max_jobs
+    from cpsudoku.datasets.records import count_records_fast, read_records
+    from cpsudoku.engines import get_backend
+    from cpsudoku.model.forms import symbols_geometry
+    from cpsudoku.model.grid import parse_box
+
+    if args.input != "-":
+        if os.path.isdir(args.input):
+            raise UsageError(f"cannot read {args.input}: it is a folder, not a dataset file")
+        if not os.path.exists(args.input):
+            raise UsageError(f"cannot read {args.input}: no such file")
+        refuse_overwrite(args.input, args.output)
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, got {args.jobs}")
+    if args.jobs > (most := max_jobs()):
+        raise UsageError(f"--jobs must be at most {most} (4 per core here), got {args.jobs}")
+    check_time_limit_option(args.time_limit)
+    if args.chunk_size is not None and args.chunk_size < 1:
+        raise UsageError(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    if args.partition_size is not None and args.partition_size < 1:
+        raise UsageError(f"--partition-size must be at least 1, got {args.partition_size}")
+    if args.scheduler is not None and not (
+        args.scheduler == "local" or "://" in args.scheduler or ":" in args.scheduler
+    ):
+        raise UsageError(
+            f"--scheduler must be 'local' or an address such as tcp://HOST:8786, "
+            f"got {args.scheduler!r}"
+        )
+    if args.output.lower().endswith(".json"):
+        raise UsageError(
+            f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
+            ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
+        )
+    shape = parse_box(args.box) if args.box else None
+    if args.symbols is not None:
+        symbols_geometry(args.symbols, shape)
+    spec = backend_spec(args)
+    get_backend(spec)  # unknown backends are a usage error before any work starts
+    if args.verify_with:
+        get_backend(args.verify_with)
+    options = SolveOptions(
+        spec,
+        not args.no_unique,
+        args.time_limit,
+        args.box,
+        args.verify_with,
+        not args.no_presolve,
+        args.symbols,
+    )
+    interactive = sys.stderr.isatty() and not args.quiet
+    total = count_records_fast(args.input) if interactive else None
+    zeros = _ZeroWatch(read_records(args.input), args.symbols)
+    try:
+        warnings.simplefilter("ignore", AmbiguousZeroWarning)  # counted, told once at the end
+        if args.scheduler:
+            summary = _run_on_cluster(args, options, interactive, total, zeros)
+        else:
+            summary = run_batch(
+                zeros,
+                args.output,
+                options,
+                jobs=args.jobs or None,
+                resume=args.resume,
+                retry_timeouts=args.retry_timeouts,
+                progress=interactive,
+                total=total,
+                chunk_size=args.partition_size or args.chunk_size,
+            )
+    except OSError as exc:
+        if exc.filename is not None and os.fspath(exc.filename) != args.input:
+            raise  # the output, or another file: main() names it
+        raise UsageError(f"cannot read {args.input}: {exc.strerror or exc}") from None
+    except (EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:  # truncated or corrupt
+        raise UsageError(f"cannot read {args.input}: {exc}") from None
+    if not args.quiet:
+        print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
+        if zeros.seen:
+            print(
+                f"cpsudoku batch: warning: {zeros.seen:,} 16x16 records write 0 and no other "
+                "empty cell, and 0 was read as empty; if their digits are 0-F, run again with "
+                "--symbols 0123456789ABCDEF",
+                file=sys.stderr,
+            )
+    return batch_exit_code(summary)
+
+
+class _ZeroWatch:
+    """Passes records on, counting those whose 0 may be a digit (see ``--symbols``).
+
+    The batch reports them once, at the end, rather than a warning per record.
+    """
+
+    def __init__(self, records: Iterator[Record], symbols: str | None) -> None:
+        self.records = records
+        self.watch = symbols is None
+        self.seen = 0
+
+    def __iter__(self) -> Iterator[Record]:
+        from cpsudoku.model.forms import zero_may_be_a_digit
+
+        if not self.watch:
+            yield from self.records
+            return
+        for record in self.records:
+            if len(record.puzzle) == 256 and zero_may_be_a_digit(record.puzzle):
+                self.seen += 1
+            yield record
+
+
+def batch_exit_code(summary: Summary) -> int:
+    """The exit code of a batch run: the most serious of its rows' outcomes.
+
+    5 when a row disagrees with the input's solution column or with ``--verify-with``,
+    else 4 when a record was invalid, else 3 when one timed out, else 0: every record
+    was decided (``unique``, ``multiple``, ``solved`` or ``unsolvable``). Rows kept by
+    ``--resume`` count too: the code speaks of the whole output.
+    """
+    if summary.flagged:
+        return EXIT_DISAGREEMENT
+    if summary.total(Status.INVALID.value):
+        return EXIT_SOME_INVALID
+    if summary.total(Status.TIMEOUT.value):
+        return EXIT_TIMEOUT
+    return EXIT_OK
+
+
+#: This module's commands: name -> (help, configure, run).
+COMMANDS: dict[str, Command] = {
+    "batch": (
+        "solve a dataset: one verified row per record, in input order",
+        _configure_batch,
+        _run_batch,
+    ),
+}

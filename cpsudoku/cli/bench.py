@@ -1,0 +1,111 @@
+"""``cpsudoku bench``: every engine on published puzzles, easy to hardest."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cpsudoku.cli.common import EXIT_OK, Command, UsageError, check_time_limit_option, split_names
+
+if TYPE_CHECKING:
+    pass
+
+
+def _configure_bench(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--datasets",
+        nargs="+",
+        metavar="NAME",
+        help="manifest names or file paths (default: every default dataset, easy to hardest)",
+    )
+    p.add_argument(
+        "--backends",
+        nargs="+",
+        metavar="SPEC",
+        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample logic logic+sat; 'all' adds "
+        "every variant (default: the three engines, their textbook baselines, portfolio, "
+        "logic and logic+sat)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="at most N puzzles per dataset")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds per puzzle; a timeout counts twice this in PAR-2 (default 5)",
+    )
+    p.add_argument(
+        "--give-up",
+        type=int,
+        default=2,
+        metavar="K",
+        help="an engine stops on a dataset after K timeouts, and skips harder ones (default 2)",
+    )
+    p.add_argument("--out", default="bench-out", metavar="DIR", help="report folder")
+    p.add_argument(
+        "--manifest",
+        metavar="FILE",
+        help="dataset manifest (TOML; default: benchmarks/datasets.toml here, or in the "
+        "repository the package runs from)",
+    )
+    p.add_argument("--list", action="store_true", help="list the datasets and engines, then stop")
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from cpsudoku import bench
+
+    manifest = bench.load_manifest(bench.find_manifest(args.manifest))
+    if args.list:
+        for ds in manifest:
+            flag = "" if ds.default else "  (not in a default run)"
+            print(f"{ds.name:<28} {ds.tier:<18} {ds.about}{flag}")
+        print("\nengines:", " ".join(bench.DEFAULT_ENGINES))
+        print("variants (--backends all):", " ".join(bench.VARIANT_ENGINES))
+        return EXIT_OK
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    if args.give_up < 1:
+        raise UsageError(f"--give-up must be at least 1, got {args.give_up}")
+    check_time_limit_option(args.time_limit)
+    datasets = bench.select_datasets(split_names(args.datasets), manifest)
+    engines = bench.expand_engines(split_names(args.backends))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)  # a report folder that cannot be made fails now
+    run = bench.run_bench(
+        datasets,
+        engines,
+        limit=args.limit,
+        time_limit=args.time_limit,
+        give_up=args.give_up,
+        log=bench.log_to_stderr,
+    )
+    written = bench.write_reports(run, out, args.argv)
+    print(
+        f"cpsudoku bench: {run.seconds:.1f} s; reports in {out}/ ({', '.join(written)})",
+        file=sys.stderr,
+    )
+    if not bench.can_plot():
+        print(
+            f"cpsudoku bench: no plots: they need matplotlib (pip install '{bench.PLOT_EXTRA}')",
+            file=sys.stderr,
+        )
+    if run.disagreements:
+        print(
+            f"cpsudoku bench: {len(run.disagreements)} DISAGREEMENTS between engines "
+            "(see summary.md)",
+            file=sys.stderr,
+        )
+        return 1
+    return EXIT_OK
+
+
+#: This module's commands: name -> (help, configure, run).
+COMMANDS: dict[str, Command] = {
+    "bench": (
+        "benchmark engines on published puzzles, easy to hardest; tables and plots",
+        _configure_bench,
+        _run_bench,
+    ),
+}

@@ -1,0 +1,161 @@
+"""``cpsudoku generate`` and ``cpsudoku rate``: making puzzles and rating them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from cpsudoku.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    EXIT_UNSOLVABLE,
+    Command,
+    UsageError,
+    add_box_options,
+    puzzle_arg,
+)
+from cpsudoku.model.result import Status
+
+if TYPE_CHECKING:
+    pass
+
+
+def _configure_generate(p: argparse.ArgumentParser) -> None:
+    from cpsudoku.generate import DEFAULT_ATTEMPTS, Symmetry
+    from cpsudoku.rating import Grade
+
+    p.add_argument("--count", type=int, default=1, metavar="K", help="puzzles (default 1)")
+    p.add_argument("--box", default="3x3", metavar="RxC", help="box shape (default 3x3: 9x9)")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--clues", type=int, metavar="N", help="stop at exactly N clues")
+    target.add_argument(
+        "--minimal",
+        action="store_true",
+        help="remove clues until none can go (the default); with --symmetry, until no "
+        "symmetric pair can go: a single clue of a pair may still be removable",
+    )
+    p.add_argument(
+        "--symmetry",
+        choices=[s.value for s in Symmetry],
+        default=Symmetry.NONE.value,
+        help="clue pattern (default none)",
+    )
+    p.add_argument(
+        "--difficulty",
+        choices=[g.value for g in Grade],
+        help="generate and rate until the logic rater gives this grade",
+    )
+    p.add_argument("--seed", type=int, metavar="S", help="reproduce a run (printed when random)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help=".txt, .csv or .jsonl dataset (default, or -: .txt lines on stdout)",
+    )
+    p.add_argument(
+        "--backend",
+        metavar="NAME",
+        help="uniqueness checker (default: backtrack up to 9x9, sat for bigger grids)",
+    )
+    p.add_argument(
+        "--attempts",
+        type=int,
+        default=DEFAULT_ATTEMPTS,
+        metavar="N",
+        help=f"grids to try per puzzle for --clues/--difficulty (default {DEFAULT_ATTEMPTS})",
+    )
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    import random
+    import time
+
+    from cpsudoku.generate import generate_puzzles, write_dataset
+
+    if args.count < 1:
+        raise UsageError(f"--count must be at least 1, got {args.count}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    start = time.perf_counter()
+    items = generate_puzzles(
+        args.count,
+        args.box,
+        clues=args.clues,
+        symmetry=args.symmetry,
+        difficulty=args.difficulty,
+        seed=seed,
+        backend=args.backend,
+        max_attempts=args.attempts,
+    )
+    output = None if args.output == "-" else args.output  # - is stdout, as in batch
+    written = write_dataset(items, output)
+    where = f" to {output}" if output else ""
+    print(
+        f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
+        f"(box {args.box}, seed {seed}) in {time.perf_counter() - start:.2f} s",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _configure_rate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    add_box_options(p)
+    p.add_argument("--steps", action="store_true", help="list every step with its reason")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--backend",
+        metavar="NAME",
+        help="solver for the first uniqueness check (default: as for generate)",
+    )
+
+
+def _run_rate(args: argparse.Namespace) -> int:
+    from cpsudoku.rating import rate
+
+    rating = rate(puzzle_arg(args), box=args.box, backend=args.backend)
+    problem = {
+        Status.UNSOLVABLE: ("it has no solution", EXIT_UNSOLVABLE),
+        Status.MULTIPLE: ("it has several solutions; only a proper puzzle rates", EXIT_INVALID),
+        Status.TIMEOUT: ("gave up: too many trial placements", EXIT_TIMEOUT),
+    }.get(rating.status)
+    if args.json:
+        record = rating.to_dict(steps=args.steps)
+        record["error"] = problem[0] if problem else None
+        print(json.dumps(record))
+        return problem[1] if problem else EXIT_OK
+    if problem:
+        print(f"cpsudoku: {rating.status}: {problem[0]}", file=sys.stderr)
+        return problem[1]
+    if args.steps:
+        width = len(str(len(rating.steps)))
+        for k, step in enumerate(rating.steps, 1):
+            print(f"{k:>{width}}. {step}")
+        print()
+    print(f"grade: {rating.grade} (score {rating.score})")
+    print(f"hardest technique: {rating.hardest or 'none (already solved)'}")
+    used = ", ".join(f"{t} x{k}" for t, k in rating.counts.items())
+    print(f"techniques: {used or 'none'}")
+    if rating.trials:
+        print(
+            f"trial placements: {rating.trials} (nested {rating.depth} deep, "
+            f"{rating.chain} single steps inside)"
+        )
+    return EXIT_OK
+
+
+#: This module's commands: name -> (help, configure, run).
+COMMANDS: dict[str, Command] = {
+    "generate": (
+        "generate puzzles with one solution: clue target or minimal, symmetry, difficulty",
+        _configure_generate,
+        _run_generate,
+    ),
+    "rate": (
+        "solve a puzzle like a person: steps, hardest technique, difficulty grade",
+        _configure_rate,
+        _run_rate,
+    ),
+}

@@ -1,0 +1,153 @@
+"""The one-puzzle commands: ``solve``, ``count`` and ``export``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cpsudoku.cli.common import (
+    EXIT_FOR_STATUS,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    EXIT_UNSOLVABLE,
+    STATUS_TEXT,
+    Command,
+    UsageError,
+    add_backend_options,
+    add_box_options,
+    backend_spec,
+    check_time_limit_option,
+    puzzle_arg,
+    read_puzzle_arg,
+    refuse_overwrite,
+)
+from cpsudoku.model.result import Status
+
+if TYPE_CHECKING:
+    pass
+
+
+def _configure_solve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    add_backend_options(p)
+    add_box_options(p)
+    p.add_argument(
+        "--no-unique", action="store_true", help="stop at the first solution (status solved)"
+    )
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for this puzzle")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    from cpsudoku.api import solve
+
+    check_time_limit_option(args.time_limit)
+    result = solve(
+        read_puzzle_arg(args.puzzle, args.box, args.symbols),
+        backend=backend_spec(args),
+        unique=not args.no_unique,
+        time_limit=args.time_limit,
+        box=args.box,
+        symbols=args.symbols,
+    )
+    if args.json:
+        record = result.to_dict()
+        if result.solution is not None:
+            record["solution"] = result.solution.line(args.symbols)
+        print(json.dumps(record))
+    else:
+        if result.solution is not None:
+            print(result.solution.pretty(args.symbols))
+            print()
+        text = STATUS_TEXT[result.status]
+        if result.error and result.status is Status.INVALID:
+            text = f"{text}: {result.error}"
+        print(f"{text} ({result.backend}, {result.seconds * 1000:.1f} ms)")
+    return EXIT_FOR_STATUS[result.status]
+
+
+def _configure_count(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument(
+        "--limit", type=int, default=1000, metavar="K", help="stop counting at K (default 1000)"
+    )
+    add_backend_options(p)
+    add_box_options(p)
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds for the count")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from cpsudoku.api import count_solutions
+
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    check_time_limit_option(args.time_limit)
+    found = count_solutions(
+        read_puzzle_arg(args.puzzle, args.box, args.symbols),
+        args.limit,
+        backend_spec(args),
+        time_limit=args.time_limit,
+        box=args.box,
+        symbols=args.symbols,
+    )
+    if args.json:
+        print(json.dumps(found.to_dict()))
+    elif found.complete:
+        print(
+            f"{found.count} solution{'s' * (found.count != 1)} ({found.backend}, "
+            f"{found.seconds * 1000:.1f} ms)"
+        )
+    else:
+        why = "time limit reached" if found.timed_out else "limit reached"
+        print(
+            f"at least {found.count} solutions ({why}; {found.backend}, "
+            f"{found.seconds * 1000:.1f} ms)"
+        )
+    if found.timed_out:
+        return EXIT_TIMEOUT
+    return EXIT_OK if found.count else EXIT_UNSOLVABLE
+
+
+def _configure_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("--to", required=True, choices=["dimacs", "cpsat"], help="output format")
+    add_box_options(p)
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of stdout (- is stdout)"
+    )
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from cpsudoku.encode.export import export
+
+    refuse_overwrite(args.puzzle, args.output)
+    text = export(puzzle_arg(args), args.to, box=args.box)
+    if args.output and args.output != "-":
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+#: This module's commands: name -> (help, configure, run).
+COMMANDS: dict[str, Command] = {
+    "solve": (
+        "solve one puzzle",
+        _configure_solve,
+        _run_solve,
+    ),
+    "count": (
+        "count the solutions of one puzzle, up to a limit",
+        _configure_count,
+        _run_count,
+    ),
+    "export": (
+        "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
+        _configure_export,
+        _run_export,
+    ),
+}
