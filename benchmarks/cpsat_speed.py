@@ -58,7 +58,7 @@ from cpsudoku.engines import create_backend
 from cpsudoku.engines.base import Backend
 from cpsudoku.engines.cpsat import COMMON, TUNED, CpSatBackend
 from cpsudoku.model.forms import parse
-from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.puzzle import Puzzle
 
 DATA = Path(__file__).parent / "data"
 NINE = [
@@ -146,7 +146,7 @@ def run_reuse(strategy: str, kind: ModelKind, puzzles: list[Puzzle]) -> Run:
         setattr(params, key, value)
     params.num_workers = 1
     params.enumerate_all_solutions = True
-    rules = rules_model(puzzles[0].geometry, kind)
+    rules = rules_model(puzzles[0].rules, kind)
     run = Run()
     for puzzle in puzzles:
         w0, c0 = time.perf_counter(), time.process_time()

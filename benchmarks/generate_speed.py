@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsudoku.engines import uniqueness_checker
 from cpsudoku.generate import generate_grid, generate_puzzles
-from cpsudoku.model.grid import Puzzle, parse_box
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import parse_box
 
 
 def timed(label: str, count: int, make: Callable[[], list[Puzzle]]) -> dict[str, object]:

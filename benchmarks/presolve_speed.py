@@ -44,7 +44,7 @@ from cpsudoku.datasets.bulk_logic import (
     presolve,
     verify_block,
 )
-from cpsudoku.model.grid import SYMBOLS, Geometry, geometry_for_size, parse_box
+from cpsudoku.model.rules import SYMBOLS, Rules, parse_box
 
 T = TypeVar("T")
 
@@ -83,13 +83,13 @@ def best_of(runs: int, fn: Callable[[], T]) -> tuple[float, float, T]:
     return wall, cpu, result
 
 
-def measure(path: Path, box: Geometry | None, target: int, runs: int, seed: int) -> None:
+def measure(path: Path, box: Rules | None, target: int, runs: int, seed: int) -> None:
     """Time parse, stage, verify and format on one file and print one report line."""
     records = read_puzzles(path)
     if not records:
         print(f"{path.name}: no puzzles")
         return
-    g = box or geometry_for_size(math.isqrt(len(records[0])))
+    g = box or Rules.for_size(math.isqrt(len(records[0])))
     block = relabelled(records, g.n, target, seed) if target > len(records) else records
     count = len(block)
 

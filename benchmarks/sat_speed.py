@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsudoku.engines import create_backend
 from cpsudoku.model.forms import parse
-from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.puzzle import Puzzle
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -56,7 +56,7 @@ def load(name: str, limit: int | None) -> list[Puzzle]:
 def run_once(spec: str, puzzles: list[Puzzle]) -> tuple[float, float, Counter[str]]:
     """Wall and CPU seconds of one run on a new backend, and the statuses."""
     backend = create_backend(spec)
-    backend.solve(Puzzle(puzzles[0].geometry, (0,) * puzzles[0].geometry.cells), unique=False)
+    backend.solve(Puzzle(puzzles[0].rules, (0,) * puzzles[0].rules.cells), unique=False)
     statuses: Counter[str] = Counter()
     wall, cpu = time.perf_counter(), time.process_time()
     for p in puzzles:
@@ -119,9 +119,7 @@ def table_each(args: argparse.Namespace, names: list[str], every: bool) -> None:
             times: list[float] = []
             statuses: Counter[str] = Counter()
             build = time.perf_counter()
-            backend.solve(
-                Puzzle(puzzles[0].geometry, (0,) * puzzles[0].geometry.cells), unique=False
-            )
+            backend.solve(Puzzle(puzzles[0].rules, (0,) * puzzles[0].rules.cells), unique=False)
             build = time.perf_counter() - build
             for i, p in enumerate(puzzles):
                 r = backend.solve(p, time_limit=args.time_limit)

@@ -23,6 +23,7 @@ from cpsudoku.model.errors import (
     ConflictingGivensError,
     CpSudokuError,
     PuzzleError,
+    RulesError,
     SolverError,
     SolveTimeoutError,
     UnknownBackendError,
@@ -31,8 +32,9 @@ from cpsudoku.model.errors import (
     WrongLengthError,
 )
 from cpsudoku.model.forms import parse, to_grid, to_line
-from cpsudoku.model.grid import Geometry, Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution, solution_problems
 from cpsudoku.rating import Grade, Rating, Step, Technique, rate
 from cpsudoku.version import __version__
@@ -47,12 +49,13 @@ __all__ = [
     "CpSudokuError",
     "GeneratedPuzzle",
     "GenerationError",
-    "Geometry",
     "Grade",
     "Puzzle",
     "PuzzleError",
     "Rating",
     "Result",
+    "Rules",
+    "RulesError",
     "SolveTimeoutError",
     "SolverError",
     "Status",
@@ -70,7 +73,6 @@ __all__ = [
     "generate_grid",
     "generate_puzzle",
     "generate_puzzles",
-    "geometry",
     "get_backend",
     "is_solution",
     "parse",

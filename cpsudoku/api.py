@@ -5,8 +5,8 @@ from __future__ import annotations
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend
 from cpsudoku.model.errors import PuzzleError, SolveTimeoutError
 from cpsudoku.model.forms import PuzzleLike, parse
-from cpsudoku.model.grid import Geometry
 from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.rules import Rules
 
 
 def solve(
@@ -15,7 +15,7 @@ def solve(
     *,
     unique: bool = True,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     symbols: str | None = None,
 ) -> Result:
     """Solve one puzzle.
@@ -54,7 +54,7 @@ def count_solutions(
     backend: str = DEFAULT_BACKEND,
     *,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     symbols: str | None = None,
 ) -> Count:
     """Count solutions up to ``limit``, with whether the count is exact.
@@ -72,7 +72,7 @@ def count(
     backend: str = DEFAULT_BACKEND,
     *,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     symbols: str | None = None,
 ) -> int:
     """The number of solutions of ``puzzle``, capped at ``limit``.

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from cpsudoku.cli import main
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -72,7 +73,7 @@ def run_batch(src: Path, out: Path, *args: str, code: int = 0) -> list[dict[str,
         return list(csv.DictReader(fh))
 
 
-def random_grid(g: Geometry, rng: random.Random) -> Puzzle:
+def random_grid(g: Rules, rng: random.Random) -> Puzzle:
     """A valid complete grid: the pattern solution, shuffled by symmetries."""
     n, br, bc = g.n, g.box_rows, g.box_cols
 

@@ -31,7 +31,7 @@ from cpsudoku.encode.export import export
 from cpsudoku.engines import REGISTRY, create_backend
 from cpsudoku.engines.cpsat import CpSatBackend, Outcome, _run, translate_status
 from cpsudoku.model.errors import SolverError, UnknownBackendError
-from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.verify import is_solution
 
 ORACLE = "backtrack"
@@ -170,8 +170,8 @@ def test_rules_are_left_untouched() -> None:
     backend = create_backend("cpsat")
     puzzle = parse(read_lines("top95.txt")[0])
     backend.solve(puzzle)
-    proto = backend._rules[puzzle.geometry]
-    assert str(proto) == str(rules_model(puzzle.geometry, "boolean").proto)
+    proto = backend._rules[puzzle.rules]
+    assert str(proto) == str(rules_model(puzzle.rules, "boolean").proto)
 
 
 def test_variant_words() -> None:
@@ -239,7 +239,7 @@ def test_other_statuses_translate() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_encoder_round_trip_through_domains(kind: ModelKind) -> None:
     puzzle = parse(read_lines("clue17_royle_200.txt")[0])
-    rules = rules_model(puzzle.geometry, kind)
+    rules = rules_model(puzzle.rules, kind)
     before = str(rules.proto)
     set_domains(rules.proto, given_domains(puzzle, kind))
     assert str(rules.proto) == str(build_model(puzzle, kind).proto)
@@ -255,13 +255,13 @@ def test_exclusion_forbids_exactly_that_grid(kind: ModelKind) -> None:
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False
     assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    first = decode(solver.response_proto.solution, puzzle.geometry, kind, puzzle)
-    assert is_solution(puzzle, Puzzle(puzzle.geometry, first))
+    first = decode(solver.response_proto.solution, puzzle.rules, kind, puzzle)
+    assert is_solution(puzzle, Puzzle(puzzle.rules, first))
     add_exclusion(model, puzzle, first, kind)
     assert solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    second = decode(solver.response_proto.solution, puzzle.geometry, kind, puzzle)
+    second = decode(solver.response_proto.solution, puzzle.rules, kind, puzzle)
     assert second != first
-    assert is_solution(puzzle, Puzzle(puzzle.geometry, second))
+    assert is_solution(puzzle, Puzzle(puzzle.rules, second))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -278,7 +278,7 @@ def test_export_round_trip(kind: ModelKind) -> None:
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False
     assert solver.solve(model) == cp_model.OPTIMAL
-    grid = decode(solver.response_proto.solution, puzzle.geometry, kind)
+    grid = decode(solver.response_proto.solution, puzzle.rules, kind)
     assert grid == create_backend(ORACLE).solve(puzzle).solution.cells  # type: ignore[union-attr]
 
 

@@ -17,12 +17,13 @@ from cpsudoku.encode.cnf import (
     encode_rules,
     given_literals,
     reduced,
-    rules,
+    rule_clauses,
     to_cnf,
     to_dimacs,
     var,
 )
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (4, 4)]
@@ -54,27 +55,27 @@ def count_models(clauses: tuple[tuple[int, ...], ...], n: int, cap: int = 10_000
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize(("br", "bc"), SHAPES)
 def test_pairwise_clause_counts_match_closed_form(encoding: str, br: int, bc: int) -> None:
-    g = geometry(br, bc)
-    r = rules(g, encoding)
+    g = Rules.classic(br, bc)
+    r = rule_clauses(g, encoding)
     assert len(r.clauses) == pairwise_clause_count(g.n, 3 * g.n, encoding)
     assert r.top == g.n**3  # pairwise needs no auxiliary variables
 
 
 def test_nine_by_nine_counts_from_the_paper() -> None:
     # Lynce & Ouaknine, table 1: 8829 / 11745 / 11988 clauses on 729 variables.
-    g = geometry(3, 3)
-    assert [len(rules(g, e).clauses) for e in ENCODINGS] == [8829, 11745, 11988]
+    g = Rules.classic(3, 3)
+    assert [len(rule_clauses(g, e).clauses) for e in ENCODINGS] == [8829, 11745, 11988]
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_each_encoding_has_288_models_on_the_empty_4x4(encoding: str) -> None:
-    assert count_models(rules(geometry(2, 2), encoding).clauses, 4) == 288
+    assert count_models(rule_clauses(Rules.classic(2, 2), encoding).clauses, 4) == 288
 
 
 @pytest.mark.parametrize("at_most_one", [a for a in AT_MOST_ONE if a != "pairwise"])
 @pytest.mark.parametrize("encoding", ["minimal", "extended"])
 def test_compact_at_most_one_keeps_288_models(encoding: str, at_most_one: str) -> None:
-    r = rules(geometry(2, 2), encoding, at_most_one)
+    r = rule_clauses(Rules.classic(2, 2), encoding, at_most_one)
     assert r.top > 4**3  # auxiliary variables exist ...
     aux = {abs(lit) for c in r.clauses for lit in c if abs(lit) > 4**3}
     assert aux
@@ -84,8 +85,10 @@ def test_compact_at_most_one_keeps_288_models(encoding: str, at_most_one: str) -
 
 
 def test_compact_at_most_one_is_smaller_on_big_grids() -> None:
-    g = geometry(4, 4)
-    assert len(rules(g, "extended", "seqcounter").clauses) < len(rules(g, "extended").clauses)
+    g = Rules.classic(4, 4)
+    assert len(rule_clauses(g, "extended", "seqcounter").clauses) < len(
+        rule_clauses(g, "extended").clauses
+    )
 
 
 def test_variable_numbering_is_closed_form() -> None:
@@ -94,37 +97,37 @@ def test_variable_numbering_is_closed_form() -> None:
     assert seen == set(range(1, n**3 + 1))
     assert var(n, 0, 0, 1) == 1
     assert var(n, 1, 2, 3) == 1 * 81 + 2 * 9 + 3
-    g = geometry(3, 3)
-    used = {abs(lit) for c in rules(g, "extended").clauses for lit in c}
+    g = Rules.classic(3, 3)
+    used = {abs(lit) for c in rule_clauses(g, "extended").clauses for lit in c}
     assert used == set(range(1, 730))
 
 
 def test_rules_follow_the_units_not_hard_coded_loops() -> None:
     # Every clause over one value lies inside a cell or inside one unit.
-    g = geometry(2, 3)
+    g = Rules.classic(2, 3)
     n = g.n
     unit_sets = [set(cells) for cells in g.unit_cells]
-    for clause in rules(g, "extended").clauses:
+    for clause in rule_clauses(g, "extended").clauses:
         cells = {(abs(lit) - 1) // n for lit in clause}
         values = {(abs(lit) - 1) % n for lit in clause}
         assert len(cells) == 1 or (len(values) == 1 and any(cells <= u for u in unit_sets))
 
 
 def test_rules_are_cached() -> None:
-    g = geometry(3, 3)
-    assert rules(g, "extended") is rules(g, "extended")
-    assert rules(g, "minimal") is not rules(g, "extended")
+    g = Rules.classic(3, 3)
+    assert rule_clauses(g, "extended") is rule_clauses(g, "extended")
+    assert rule_clauses(g, "minimal") is not rule_clauses(g, "extended")
 
 
 def test_unknown_encoding_names_are_refused() -> None:
     with pytest.raises(ValueError, match="choose from"):
-        rules(geometry(2, 2), "textbook")
+        rule_clauses(Rules.classic(2, 2), "textbook")
     with pytest.raises(ValueError, match="at-most-one"):
-        rules(geometry(2, 2), "extended", "pairs")
+        rule_clauses(Rules.classic(2, 2), "extended", "pairs")
 
 
 def test_givens_and_decode_round_trip(rng: random.Random) -> None:
-    g = geometry(2, 3)
+    g = Rules.classic(2, 3)
     grid = random_grid(g, rng)
     lits = given_literals(grid)
     assert len(lits) == g.cells
@@ -136,13 +139,13 @@ def test_givens_and_decode_round_trip(rng: random.Random) -> None:
 def test_to_cnf_adds_givens_as_unit_clauses() -> None:
     puzzle = parse("1.343..2.3..2..3")
     cnf = to_cnf(puzzle)
-    base = rules(puzzle.geometry, "extended").clauses
+    base = rule_clauses(puzzle.rules, "extended").clauses
     assert len(cnf.clauses) == len(base) + puzzle.givens
     assert cnf.clauses[len(base) :] == [[lit] for lit in given_literals(puzzle)]
     assert cnf.nv == 64
     with Solver("minisat22", bootstrap_with=cnf.clauses) as s:
         assert s.solve()
-        assert Puzzle(puzzle.geometry, decode(s.get_model(), puzzle.geometry)).rows() == [
+        assert Puzzle(puzzle.rules, decode(s.get_model(), puzzle.rules)).rows() == [
             [1, 2, 3, 4],
             [3, 4, 1, 2],
             [4, 3, 2, 1],
@@ -158,17 +161,17 @@ def test_a_cnf_owns_its_clauses() -> None:
     first.clauses[-1][0] = -first.clauses[-1][0]
     second = to_cnf(puzzle)
     assert 99 not in second.clauses[0]
-    assert second.clauses[0] == list(rules(puzzle.geometry).clauses[0])
+    assert second.clauses[0] == list(rule_clauses(puzzle.rules).clauses[0])
     assert second.clauses[-1] == [given_literals(puzzle)[-1]]
 
 
 @pytest.mark.parametrize("at_most_one", ["pairwise", "seqcounter"])
 def test_encoding_anew_gives_the_cached_rules(at_most_one: str) -> None:
-    g = geometry(2, 3)
+    g = Rules.classic(2, 3)
     anew = encode_rules(g, "extended", at_most_one)
-    assert anew == rules(g, "extended", at_most_one)
-    assert anew is not rules(g, "extended", at_most_one)
-    assert rules(g, "extended", at_most_one) is rules(g, "extended", at_most_one)
+    assert anew == rule_clauses(g, "extended", at_most_one)
+    assert anew is not rule_clauses(g, "extended", at_most_one)
+    assert rule_clauses(g, "extended", at_most_one) is rule_clauses(g, "extended", at_most_one)
 
 
 @pytest.mark.parametrize("at_most_one", ["pairwise", "seqcounter"])
@@ -189,7 +192,7 @@ def test_dimacs_text_reads_back(at_most_one: str) -> None:
 
 
 def test_dimacs_of_a_rectangular_grid() -> None:
-    g = geometry(3, 4)
+    g = Rules.classic(3, 4)
     cells = [0] * g.cells
     cells[-1] = 12
     text = to_dimacs(Puzzle(g, tuple(cells)), "minimal")
@@ -206,7 +209,7 @@ def count_reduced_models(puzzle: Puzzle, encoding: str, cap: int = 10_000) -> in
         while found < cap and s.solve():
             model = s.get_model()
             cells = decode_reduced(model, puzzle, red)
-            assert is_solution(puzzle, Puzzle(puzzle.geometry, cells))
+            assert is_solution(puzzle, Puzzle(puzzle.rules, cells))
             s.add_clause([-(i * puzzle.n + v) for i, v in enumerate(cells) if not puzzle.cells[i]])
             found += 1
     return found
@@ -226,7 +229,7 @@ def test_reduced_formula_is_small_and_keeps_the_numbering() -> None:
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     )
     red = reduced(puzzle)
-    assert len(red.clauses) < len(rules(puzzle.geometry).clauses) / 3
+    assert len(red.clauses) < len(rule_clauses(puzzle.rules).clauses) / 3
     assert red.candidates[0] == ()  # a given: no variables left
     n = puzzle.n
     for i, lits in enumerate(red.candidates):

@@ -11,7 +11,8 @@ from cpsudoku.model.errors import (
     WrongLengthError,
 )
 from cpsudoku.model.forms import parse, to_grid, to_line
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 LEETCODE = [
@@ -94,7 +95,7 @@ def test_leetcode_character_lists() -> None:
 def test_letters_for_16x16_any_case() -> None:
     line = "ABCDEFG" + "." * 249
     p = parse(line)
-    assert p.geometry == geometry(4, 4)
+    assert p.rules == Rules.classic(4, 4)
     assert p.cells[:7] == (10, 11, 12, 13, 14, 15, 16)
     assert parse(line.lower()) == p
 
@@ -103,14 +104,14 @@ def test_integers_beyond_35() -> None:
     cells = [0] * (36 * 36)
     cells[0] = 36
     p = parse(" ".join(map(str, cells)))
-    assert p.geometry == geometry(6, 6)
+    assert p.rules == Rules.classic(6, 6)
     assert p.cells[0] == 36
     assert parse(str(p)) == p
 
 
 def test_box_override_rectangular() -> None:
     p = parse("." * 36, box="3x2")
-    assert p.geometry == geometry(3, 2)
+    assert p.rules == Rules.classic(3, 2)
     with pytest.raises(WrongLengthError, match="36 cells"):
         parse("." * 35, box="2x3")
     with pytest.raises(BoxShapeError):
@@ -237,7 +238,7 @@ def test_dash_separators_stay_layout() -> None:
         text = "\n".join([*lines[:3], rule, *lines[3:6], rule, *lines[6:]])
         assert parse(text) == parse(CLUE17), rule
     for rows_, cols in [(1, 2), (2, 2), (1, 3), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (6, 6)]:
-        p = Puzzle(geometry(rows_, cols), (0,) * (rows_ * cols) ** 2)
+        p = Puzzle(Rules.classic(rows_, cols), (0,) * (rows_ * cols) ** 2)
         assert parse(to_grid(p), box=f"{rows_}x{cols}") == p
         if rows_ <= cols:
             assert parse(to_grid(p)) == p
@@ -288,7 +289,7 @@ def test_comment_lines_are_ignored() -> None:
 def test_a_drawn_grid_parses_back_with_its_own_boxes(shape: tuple[int, int]) -> None:
     """to_grid draws the boxes, and parse reads their shape back: a 3x2-box 6x6 grid
     stays 3x2, not the 2x3 a bare 36 cells would give."""
-    g = geometry(*shape)
+    g = Rules.classic(*shape)
     rng = random.Random(sum(shape))
     cells = tuple(rng.choice([0, 0, 0, *range(1, g.n + 1)]) for _ in range(g.cells))
     p = Puzzle(g, cells)

@@ -24,16 +24,17 @@ from cpsudoku.generate import (
     orbits,
     write_dataset,
 )
-from cpsudoku.model.grid import Geometry, Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
 from cpsudoku.rating import Grade, rate_puzzle
 
-G9 = geometry(3, 3)
+G9 = Rules.classic(3, 3)
 _LOGIC_COUNT = {Status.UNSOLVABLE: 0, Status.UNIQUE: 1, Status.MULTIPLE: 2}
 
 
-def second_engine(g: Geometry) -> str:
+def second_engine(g: Rules) -> str:
     """An engine independent of the one generation uses for ``g``: the oracle when
     generation uses a solver, else a solver, else the logic rater (which proves
     uniqueness on its own, by trial placements)."""
@@ -44,14 +45,14 @@ def second_engine(g: Geometry) -> str:
 
 def second_count(puzzle: Puzzle) -> int:
     """Solutions of ``puzzle`` up to 2, per the second engine."""
-    engine = second_engine(puzzle.geometry)
+    engine = second_engine(puzzle.rules)
     if engine == "logic":
         return _LOGIC_COUNT[rate_puzzle(puzzle).status]
     return get_backend(engine).count(puzzle, limit=2).count
 
 
 def second_solution(puzzle: Puzzle) -> Puzzle | None:
-    engine = second_engine(puzzle.geometry)
+    engine = second_engine(puzzle.rules)
     if engine == "logic":
         return rate_puzzle(puzzle).solution
     return get_backend(engine).solve(puzzle).solution
@@ -80,7 +81,7 @@ def test_grids_are_valid(box: str, count: int) -> None:
     rng = random.Random(11)
     for _ in range(count):
         grid = generate_grid(box, rng=rng)
-        assert grid.geometry.box_shape == box
+        assert grid.rules.box_shape == box
         assert_valid_grid(grid)
 
 
@@ -114,7 +115,7 @@ def test_seed_and_rng_are_exclusive() -> None:
 def test_minimal_puzzles_are_unique_per_a_second_engine(box: str, count: int) -> None:
     for item in generate_puzzles(count, box, seed=3):
         assert_unique(item)
-        assert item.puzzle.geometry.box_shape == box
+        assert item.puzzle.rules.box_shape == box
 
 
 def test_minimal_means_no_clue_can_go() -> None:
@@ -123,7 +124,7 @@ def test_minimal_means_no_clue_can_go() -> None:
         for i, v in enumerate(cells):
             if v:
                 cells[i] = 0
-                assert second_count(Puzzle(item.puzzle.geometry, tuple(cells))) == 2
+                assert second_count(Puzzle(item.puzzle.rules, tuple(cells))) == 2
                 cells[i] = v
 
 
@@ -133,7 +134,7 @@ def test_symmetric_minimal_means_no_symmetric_pair_can_go(
     """As the help says: with a symmetry no orbit can go, yet a single clue may."""
     singles = 0
     for item in generate_puzzles(4, "3x3", symmetry="rotational", seed=8):
-        g = item.puzzle.geometry
+        g = item.puzzle.rules
         for orbit in orbits(g, "rotational"):
             cells = list(item.puzzle.cells)
             if not cells[orbit[0]]:
@@ -168,7 +169,7 @@ def test_symmetry_is_respected(symmetry: Symmetry) -> None:
     for item in generate_puzzles(3, "3x3", symmetry=symmetry, seed=6):
         assert_unique(item)
         cells = item.puzzle.cells
-        for orbit in orbits(item.puzzle.geometry, symmetry):
+        for orbit in orbits(item.puzzle.rules, symmetry):
             assert len({bool(cells[i]) for i in orbit}) == 1, orbit
         n = 9
         for r in range(n):
@@ -183,7 +184,7 @@ def test_symmetry_is_respected(symmetry: Symmetry) -> None:
 
 
 def test_orbits_partition_the_grid() -> None:
-    g = geometry(2, 3)
+    g = Rules.classic(2, 3)
     for symmetry in Symmetry:
         cells = [i for orbit in orbits(g, symmetry) for i in orbit]
         assert sorted(cells) == list(range(g.cells))
@@ -297,7 +298,7 @@ def _bounded_fill(monkeypatch: pytest.MonkeyPatch, limit: int, fail: bool = Fals
     real = gen._fill
     calls = [0]
 
-    def fill(g: Geometry, rng: random.Random) -> list[int] | None:
+    def fill(g: Rules, rng: random.Random) -> list[int] | None:
         calls[0] += 1
         if calls[0] > limit:
             raise AssertionError(f"the fill restarted more than {limit} times")
@@ -312,7 +313,7 @@ def test_big_grids_end_valid_and_reproducible(box: str, monkeypatch: pytest.Monk
     _bounded_fill(monkeypatch, 10)
     grid = generate_grid(box, seed=1)
     assert_valid_grid(grid)
-    assert grid.geometry.box_shape == box
+    assert grid.rules.box_shape == box
     assert generate_grid(box, seed=1) == grid
     assert generate_grid(box, seed=2) != grid
 
@@ -376,11 +377,11 @@ def test_odd_clues_on_even_sides_under_symmetry_are_rejected_at_once(
 ) -> None:
     import cpsudoku.generate.puzzles as gen
 
-    def no_grids(g: Geometry, rng: random.Random) -> Puzzle:
+    def no_grids(g: Rules, rng: random.Random) -> Puzzle:
         raise AssertionError("a grid was made for an impossible target")
 
     monkeypatch.setattr(gen, "random_grid", no_grids)
-    n = geometry(*map(int, box.split("x"))).n
+    n = Rules.classic(*map(int, box.split("x"))).n
     message = f"{symmetry} symmetry on a {n}x{n} grid every clue has a partner"
     with pytest.raises(ValueError, match=message):
         generate_puzzle(box, clues=5, symmetry=symmetry, seed=1)

@@ -1,14 +1,14 @@
 import pytest
 
 from cpsudoku.model.errors import BoxShapeError, ConflictingGivensError
-from cpsudoku.model.grid import geometry, geometry_for_size, parse_box
+from cpsudoku.model.rules import Rules, parse_box
 
 SHAPES = [(1, 1), (2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6)]
 
 
 @pytest.mark.parametrize(("br", "bc"), SHAPES)
 def test_units_and_peers_invariants(br: int, bc: int) -> None:
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     n = g.n
     assert len(g.units) == 3 * n
     assert all(len(u.cells) == n for u in g.units)
@@ -24,7 +24,7 @@ def test_units_and_peers_invariants(br: int, bc: int) -> None:
 
 
 def test_norvig_invariants_9x9() -> None:
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     assert g.cells == 81
     assert len(g.units) == 27
     assert all(len(p) == 20 for p in g.peers)
@@ -46,11 +46,11 @@ def test_norvig_invariants_9x9() -> None:
     ],
 )
 def test_default_box_shape(n: int, shape: str) -> None:
-    assert geometry_for_size(n).box_shape == shape
+    assert Rules.for_size(n).box_shape == shape
 
 
 def test_box_of_rectangular() -> None:
-    g = geometry(2, 3)  # 6x6: 3 bands of 2 rows, 2 stacks of 3 columns
+    g = Rules.classic(2, 3)  # 6x6: 3 bands of 2 rows, 2 stacks of 3 columns
     assert g.box_of(0, 0) == 0
     assert g.box_of(0, 3) == 1
     assert g.box_of(2, 0) == 2

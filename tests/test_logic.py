@@ -11,8 +11,9 @@ from conftest import read_lines
 from cpsudoku import parse, rate
 from cpsudoku.cli import main
 from cpsudoku.engines import get_backend
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
+from cpsudoku.model.rules import Rules
 from cpsudoku.rating import (
     Candidates,
     ContradictionError,
@@ -24,7 +25,7 @@ from cpsudoku.rating import (
     score_of,
 )
 
-G9 = geometry(3, 3)
+G9 = Rules.classic(3, 3)
 ORACLE = get_backend("backtrack")
 
 #: From Norvig's hardest list: needs trial placement.

@@ -7,7 +7,8 @@ from conftest import random_grid, read_csv, read_lines
 
 from cpsudoku import Status, count, parse, solve, solve_many
 from cpsudoku.engines import create_backend
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
 
 ORACLE = "backtrack"
@@ -39,7 +40,7 @@ def test_leetcode_37() -> None:
 
 @pytest.mark.parametrize(("br", "bc"), [(2, 3), (3, 2), (2, 4), (3, 4), (4, 3)])
 def test_rectangular_boxes_solve(br: int, bc: int) -> None:
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     rng = random.Random(br * 10 + bc)
     grid = random_grid(g, rng)
     cells = list(grid.cells)

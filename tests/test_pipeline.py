@@ -94,7 +94,8 @@ def test_solve_many_with_and_without_the_pass() -> None:
 def test_small_shapes_through_the_pass(box: str) -> None:
     from conftest import random_grid
 
-    from cpsudoku.model.grid import Puzzle, parse_box
+    from cpsudoku.model.puzzle import Puzzle
+    from cpsudoku.model.rules import parse_box
 
     g = parse_box(box)
     import random

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +33,9 @@ from cpsudoku.engines import create_backend
 from cpsudoku.generate import generate_puzzle
 from cpsudoku.model.errors import ValueOutOfRangeError, WrongLengthError
 from cpsudoku.model.forms import AmbiguousZeroWarning, parse
-from cpsudoku.model.grid import Geometry, Puzzle, Unit, geometry, geometry_for_size
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
+from cpsudoku.model.rules import Region, Rules
 
 BUNDLED = Path(__file__).parent.parent / "benchmarks" / "data"
 ORACLE = create_backend("backtrack")
@@ -56,7 +56,7 @@ def spread(items: list[str], k: int) -> list[str]:
     return [items[i * len(items) // k] for i in range(k)]
 
 
-def run(records: list[str], g: Geometry) -> tuple[np.ndarray, BlockResult]:
+def run(records: list[str], g: Rules) -> tuple[np.ndarray, BlockResult]:
     values, ok = parse_block(records, g)
     assert ok.all()
     return values, presolve(values, g)
@@ -76,7 +76,7 @@ def assert_sound(result: BlockResult, i: int, solutions: list[tuple[int, ...]]) 
 
 
 def assert_agrees(
-    records: list[str], g: Geometry, values: np.ndarray, result: BlockResult, soundness: int
+    records: list[str], g: Rules, values: np.ndarray, result: BlockResult, soundness: int
 ) -> None:
     """Decided rows agree with the oracle; up to ``soundness`` undecided rows are sound."""
     lines = format_block(result.solutions, g)
@@ -109,7 +109,7 @@ DATASETS = sorted(p.name for p in BUNDLED.glob("*.txt"))
 @pytest.mark.parametrize("name", DATASETS)
 def test_bundled_sample_agrees_with_oracle(name: str) -> None:
     records = spread(bundled(name), SAMPLE)
-    g = geometry_for_size(math.isqrt(len(records[0])))
+    g = Rules.for_size(math.isqrt(len(records[0])))
     values, result = run(records, g)
     # The oracle's search on hard 25x25 puzzles takes minutes: check decided rows only.
     soundness = SOUNDNESS if g.n <= 16 else 0
@@ -119,13 +119,13 @@ def test_bundled_sample_agrees_with_oracle(name: str) -> None:
 def test_easy_kaggle_sample_is_all_decided() -> None:
     # The issue's measurement: every easy_kaggle1m puzzle falls to singles.
     records = bundled("easy_kaggle1m.txt")
-    _, result = run(records, geometry(3, 3))
+    _, result = run(records, Rules.classic(3, 3))
     assert (result.status == UNIQUE).all()
 
 
 def test_no_solution_file_is_never_unique() -> None:
     records = bundled("nosolution_tdoku.txt")
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     values, result = run(records, g)
     assert set(result.status.tolist()) <= {UNDECIDED, UNSOLVABLE}
     assert_agrees(records, g, values, result, soundness=0)
@@ -134,7 +134,7 @@ def test_no_solution_file_is_never_unique() -> None:
 @pytest.mark.parametrize("name", ["multisolution_tdoku.txt", "serg_benchmark_multisolution.txt"])
 def test_multi_solution_files_are_never_decided(name: str) -> None:
     records = bundled(name)
-    _, result = run(records, geometry(3, 3))
+    _, result = run(records, Rules.classic(3, 3))
     assert (result.status == UNDECIDED).all()
     for i in range(0, len(records), max(1, len(records) // 25)):
         solutions = oracle_solutions(parse(records[i]))
@@ -148,7 +148,7 @@ def test_sudopedia_invalid_cases() -> None:
         "none": {UNSOLVABLE, UNDECIDED},
     }
     cases = read_csv("invalid_sudopedia.meta.csv")
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     _, result = run([c["puzzle"] for c in cases], g)
     for case, status in zip(cases, result.status.tolist(), strict=True):
         assert status in expected.get(case["expected_solutions"], {UNDECIDED}), case["case"]
@@ -157,7 +157,7 @@ def test_sudopedia_invalid_cases() -> None:
 # --- box shapes ------------------------------------------------------------------------
 
 
-def punched_block(g: Geometry, count: int, holes: float, seed: int) -> tuple[list[str], list[str]]:
+def punched_block(g: Rules, count: int, holes: float, seed: int) -> tuple[list[str], list[str]]:
     """``count`` (puzzle, grid) pairs as one-line strings: valid grids with holes."""
     rng = random.Random(seed)
     puzzles, grids = [], []
@@ -174,7 +174,7 @@ def punched_block(g: Geometry, count: int, holes: float, seed: int) -> tuple[lis
     [(2, 2, 0.6), (2, 3, 0.55), (3, 2, 0.55), (2, 4, 0.5), (3, 4, 0.5), (4, 4, 0.3), (5, 5, 0.33)],
 )
 def test_blocks_of_every_box_shape(br: int, bc: int, holes: float) -> None:
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     puzzles, grids = punched_block(g, 60 if g.n <= 12 else 12, holes, seed=br * 10 + bc)
     values, result = run(puzzles, g)
     assert UNSOLVABLE not in result.status
@@ -194,7 +194,7 @@ def test_blocks_of_every_box_shape(br: int, bc: int, holes: float) -> None:
 @pytest.mark.parametrize("name", ["16x16_janko.txt", "16x16_vukr.txt", "25x25_misc.txt"])
 def test_large_grid_blocks_keep_order(name: str) -> None:
     records = bundled(name)
-    g = geometry_for_size(math.isqrt(len(records[0])))
+    g = Rules.for_size(math.isqrt(len(records[0])))
     _, block = run(records, g)
     for i in range(0, len(records), 7):
         _, alone = run([records[i]], g)
@@ -203,7 +203,7 @@ def test_large_grid_blocks_keep_order(name: str) -> None:
         assert (alone.candidates[0] == block.candidates[i]).all()
 
 
-def no_candidate(g: Geometry) -> list[int]:
+def no_candidate(g: Rules) -> list[int]:
     """Givens 1..n-1 in row 1 and n below them in column 1: r1c1 has no candidate left."""
     cells = [0] * g.cells
     cells[1 : g.n] = range(1, g.n)
@@ -215,7 +215,7 @@ def no_candidate(g: Geometry) -> list[int]:
 def test_wide_masks(br: int, bc: int) -> None:
     # 56x56 needs uint64 masks whose sums could overflow (bits are counted instead);
     # 66x66 needs masks wider than 64 bits (Python ints in object arrays).
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     rng = random.Random(br)
     grid = random_grid(g, rng).cells
     punched = [0 if rng.random() < 0.05 else v for v in grid]
@@ -242,7 +242,7 @@ POINTING = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.
 
 
 def test_locked_candidates_decide_what_singles_leave() -> None:
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     values, _ = parse_block([POINTING, POINTING.replace("4", ".", 1)], g)
     result = presolve(values, g)
     assert result.status.tolist() == [UNIQUE, UNDECIDED]
@@ -252,7 +252,7 @@ def test_locked_candidates_decide_what_singles_leave() -> None:
 
 
 def test_mixed_block_keeps_order() -> None:
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     records = [
         FORCED,
         "x" + FORCED[1:],  # unknown symbol
@@ -293,14 +293,14 @@ def test_mixed_block_keeps_order() -> None:
     ],
 )
 def test_each_contradiction_gives_unsolvable(puzzle: str, why: str) -> None:
-    g = geometry(2, 2)
+    g = Rules.classic(2, 2)
     _, result = run([puzzle], g)
     assert result.status[0] == UNSOLVABLE, why
     assert ORACLE.solve(parse(puzzle)).status is Status.UNSOLVABLE
 
 
 def test_conflict_only_for_clashing_givens() -> None:
-    g = geometry(2, 2)
+    g = Rules.classic(2, 2)
     _, result = run(["..2.1.3..122..13", "1234341243212143", "1234341243212134"], g)
     # A complete valid grid is its own unique solution; a complete grid with a repeat
     # is a clash among givens.
@@ -310,7 +310,7 @@ def test_conflict_only_for_clashing_givens() -> None:
 def test_results_do_not_depend_on_neighbours() -> None:
     # Two datasets shuffled together span more than one internal chunk.
     records = bundled("easy_kaggle9m.txt") + bundled("clue17_royle.txt")
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     order = list(range(len(records)))
     random.Random(4).shuffle(order)
     _, plain = run(records, g)
@@ -321,7 +321,7 @@ def test_results_do_not_depend_on_neighbours() -> None:
 
 
 def test_empty_block() -> None:
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     values, ok = parse_block([], g)
     assert values.shape == (0, 81)
     assert ok.shape == (0,)
@@ -331,22 +331,19 @@ def test_empty_block() -> None:
     assert format_block(result.solutions, g) == []
 
 
-# --- rules are data: a geometry with extra units ---------------------------------------
+# --- rules are data: rules with extra units ------------------------------------------
 
 
-class XGeometry(Geometry):
+def x_rules(n: int = 9) -> Rules:
     """Sudoku X: the two main diagonals are units too (cells in 3, 4 or 5 units)."""
-
-    @cached_property
-    def units(self) -> tuple[Unit, ...]:
-        n = self.n
-        main = tuple(i * n + i for i in range(n))
-        anti = tuple(i * n + n - 1 - i for i in range(n))
-        return (*Geometry.units.func(self), Unit("diagonal", 1, main), Unit("diagonal", 2, anti))
+    main = tuple(i * n + i for i in range(n))
+    anti = tuple(i * n + n - 1 - i for i in range(n))
+    box = Rules.for_size(n)
+    return box.with_extra(Region("diagonal", main), Region("anti-diagonal", anti))
 
 
 def test_extra_units_are_rules_too() -> None:
-    g = XGeometry(3, 3)
+    g = x_rules()
     grid = oracle_solutions(Puzzle(g, (0,) * 81), 1)[0]
     rng = random.Random(9)
     puzzles = [tuple(0 if rng.random() < 0.6 else v for v in grid) for _ in range(40)]
@@ -366,18 +363,18 @@ def test_extra_units_are_rules_too() -> None:
     diagonal[0] = diagonal[40] = 5
     block = np.array([diagonal], dtype=np.uint8)
     assert presolve(block, g).status[0] == CONFLICT
-    assert presolve(block, geometry(3, 3)).status[0] == UNDECIDED
+    assert presolve(block, Rules.classic(3, 3)).status[0] == UNDECIDED
 
 
 # --- property: never contradicts the oracle ------------------------------------------------
 
 
 @st.composite
-def small_blocks(draw: st.DrawFn) -> tuple[Geometry, list[tuple[int, ...]]]:
+def small_blocks(draw: st.DrawFn) -> tuple[Rules, list[tuple[int, ...]]]:
     """Blocks of 1-6 small puzzles: valid grids with holes, some with a wrong value
     written into a hole (no clash, usually unsolvable), some with any value anywhere."""
     br, bc = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]))
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     rows = []
     for _ in range(draw(st.integers(1, 6))):
         rng = random.Random(draw(st.integers(0, 2**32)))
@@ -400,7 +397,7 @@ def small_blocks(draw: st.DrawFn) -> tuple[Geometry, list[tuple[int, ...]]]:
 
 @settings(max_examples=150, deadline=None)
 @given(case=small_blocks())
-def test_never_contradicts_the_oracle(case: tuple[Geometry, list[tuple[int, ...]]]) -> None:
+def test_never_contradicts_the_oracle(case: tuple[Rules, list[tuple[int, ...]]]) -> None:
     g, rows = case
     result = presolve(np.array(rows, dtype=np.uint8), g)
     for i, cells in enumerate(rows):
@@ -423,7 +420,7 @@ def test_never_contradicts_the_oracle(case: tuple[Geometry, list[tuple[int, ...]
 
 
 def test_verify_block_rejects_tampered_solutions() -> None:
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     puzzle = np.array(parse(FORCED).cells, dtype=np.uint8)
     solution = np.array(ORACLE.solve(parse(FORCED)).solution.cells, dtype=np.uint8)
     changed_given = solution.copy()
@@ -450,7 +447,7 @@ def test_verify_block_rejects_tampered_solutions() -> None:
 
 
 def test_parse_block_matches_parse() -> None:
-    g = geometry(4, 4)
+    g = Rules.classic(4, 4)
     records = bundled("16x16_vukr.txt")[:20]
     records[3] = records[3].lower()
     records[5] = records[5].replace(".", "0")
@@ -467,14 +464,14 @@ def test_parse_block_matches_parse() -> None:
 
 
 def test_parse_block_refuses_what_it_cannot_read() -> None:
-    g = geometry(2, 3)
+    g = Rules.classic(2, 3)
     ok_line = "1" + "." * 35
     records = [ok_line, ok_line + ".", "7" + "." * 35, "_-*0." * 7 + "6", "\u00e9" * 36, ""]
     values, ok = parse_block(records, g)
     assert ok.tolist() == [True, False, False, True, False, False]
     assert values[3, -1] == 6
     assert values[3, :-1].sum() == 0
-    big = geometry(6, 6)  # no one-line symbol form above 35
+    big = Rules.classic(6, 6)  # no one-line symbol form above 35
     _, ok = parse_block(["." * 1296], big)
     assert not ok.any()
     with pytest.raises(ValueError, match="symbol form"):
@@ -482,7 +479,7 @@ def test_parse_block_refuses_what_it_cannot_read() -> None:
 
 
 def test_presolve_refuses_bad_arrays() -> None:
-    g = geometry(2, 2)
+    g = Rules.classic(2, 2)
     with pytest.raises(WrongLengthError):
         presolve(np.zeros((2, 15), dtype=np.uint8), g)
     bad = np.zeros((2, 16), dtype=np.uint8)
@@ -495,7 +492,7 @@ def test_presolve_refuses_bad_arrays() -> None:
 
 def test_block_lines_read_like_single_puzzles() -> None:
     lines = read_lines("easy_kaggle1m_200.txt")
-    g = geometry(3, 3)
+    g = Rules.classic(3, 3)
     _, result = run(lines, g)
     out = format_block(result.solutions, g)
     for i in range(0, len(lines), 20):
@@ -506,7 +503,9 @@ def test_the_pipeline_runs_as_much_of_the_pass_as_pays() -> None:
     from cpsudoku import solve_many
     from cpsudoku.datasets.bulk_logic import PassPlan, pass_plan
 
-    plans = {(r, c): pass_plan(geometry(r, c)) for r, c in ((2, 2), (3, 3), (3, 4), (4, 4), (5, 5))}
+    plans = {
+        (r, c): pass_plan(Rules.classic(r, c)) for r, c in ((2, 2), (3, 3), (3, 4), (4, 4), (5, 5))
+    }
     assert plans == {
         (2, 2): PassPlan.FULL,
         (3, 3): PassPlan.FULL,
@@ -515,7 +514,7 @@ def test_the_pipeline_runs_as_much_of_the_pass_as_pays() -> None:
         (5, 5): PassPlan.FULL,
     }
     janko = bundled("16x16_janko.txt")[:20]
-    g = geometry(4, 4)
+    g = Rules.classic(4, 4)
     values, _ = parse_block(janko, g)
     full = presolve(values, g)
     singles = presolve(values, g, locked=False)

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from cpsudoku import Status, parse
 from cpsudoku.engines import REGISTRY, get_backend
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]
@@ -20,7 +21,7 @@ ENGINES = [name for name in ("backtrack", "sat", "cpsat") if name in REGISTRY]
 @st.composite
 def punched(draw: st.DrawFn) -> tuple[Puzzle, Puzzle]:
     br, bc = draw(st.sampled_from(SHAPES))
-    g = geometry(br, bc)
+    g = Rules.classic(br, bc)
     grid = random_grid(g, random.Random(draw(st.integers(0, 2**32))))
     holes = draw(st.sets(st.integers(0, g.cells - 1), max_size=g.cells))
     cells = tuple(0 if i in holes else v for i, v in enumerate(grid.cells))
@@ -44,8 +45,8 @@ def test_punched_grids_solve_to_valid_completions(engine: str, case: tuple[Puzzl
 @given(case=punched())
 def test_one_line_round_trip(case: tuple[Puzzle, Puzzle]) -> None:
     puzzle, _ = case
-    assert parse(str(puzzle), box=puzzle.geometry) == puzzle
-    assert parse(puzzle.pretty(), box=puzzle.geometry) == puzzle
+    assert parse(str(puzzle), box=puzzle.rules) == puzzle
+    assert parse(puzzle.pretty(), box=puzzle.rules) == puzzle
 
 
 @settings(max_examples=200, deadline=None)

@@ -22,7 +22,8 @@ from cpsudoku.model.errors import (
     ConflictingGivensError,
     UnknownBackendError,
 )
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
 
 BENCHMARK_DATA = Path(__file__).parent.parent / "benchmarks" / "data"
@@ -266,7 +267,7 @@ def test_each_encoding_on_small_grids(encoding: str) -> None:
     with SatBackend([encoding]) as backend:
         assert backend.count(parse("." * 16), limit=1000).count == 288
         for br, bc in [(2, 2), (2, 3), (3, 2), (2, 4)]:
-            g = geometry(br, bc)
+            g = Rules.classic(br, bc)
             grid = random_grid(g, rng)
             cells = [0 if rng.random() < 0.6 else v for v in grid.cells]
             puzzle = Puzzle(g, tuple(cells))
@@ -290,14 +291,14 @@ def test_the_default_at_most_one_depends_on_the_grid_size(monkeypatch: pytest.Mo
         (["ladder"], "ladder", "ladder"),
     ]:
         with SatBackend(words) as backend:
-            for g, amo in [(geometry(2, 2), amo4), (geometry(2, 3), amo6)]:
+            for g, amo in [(Rules.classic(2, 2), amo4), (Rules.classic(2, 3), amo6)]:
                 grid = random_grid(g, rng)
                 puzzle = Puzzle(g, tuple(0 if rng.random() < 0.5 else v for v in grid.cells))
                 r = backend.solve(puzzle)
                 assert r.status is oracle.solve(puzzle).status
                 assert r.solution is not None
                 assert is_solution(puzzle, r.solution)
-                assert backend._engines[g].rules.at_most_one == amo
+                assert backend._engines[g].clauses.at_most_one == amo
 
 
 @pytest.mark.parametrize(
@@ -457,7 +458,7 @@ def test_dimacs_export_solves_to_the_backend_solution(
     puzzle = parse(line)
     with Solver("minisat22", bootstrap_with=cnf.clauses) as s:
         assert s.solve()
-        cells = decode(s.get_model(), puzzle.geometry)
+        cells = decode(s.get_model(), puzzle.rules)
     r = sat.solve(puzzle)
     assert r.solution is not None
     assert cells == r.solution.cells

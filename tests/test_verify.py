@@ -2,7 +2,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsudoku.model.forms import parse
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution, solution_problems
 
 PUZZLE = "1.343..2.3..2..3"
@@ -39,7 +40,7 @@ def test_geometry_mismatch() -> None:
 def test_fast_check_agrees_with_the_itemised_one(box: str, data: st.DataObject) -> None:
     """``is_solution`` (the fast path every backend uses) says yes exactly when
     ``solution_problems`` finds nothing, on grids near and far from valid ones."""
-    g = geometry(*map(int, box.split("x")))
+    g = Rules.classic(*map(int, box.split("x")))
     n = g.n
     # A valid grid: the pattern solution, then a random relabelling of the values.
     base = [

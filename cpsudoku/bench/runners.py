@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from cpsudoku.engines import Backend, create_backend, get_backend
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import parse
-from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
 
 #: Engines of a default run, in the order they run and appear in tables: the three
@@ -113,7 +113,7 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                     errors.append(str(exc))
             first = next((p for p in parsed if p is not None), None)
             if first is not None and backend.keeps_rules:  # encode the rules, untimed
-                empty = Puzzle(first.geometry, (0,) * first.geometry.cells)
+                empty = Puzzle(first.rules, (0,) * first.rules.cells)
                 backend.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
             timeouts = 0
             for index, (text, puzzle, error) in enumerate(
@@ -167,7 +167,7 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
     out: dict[int, Measurement] = {}
     for members in groups.values():
         texts = [puzzles[k] for k in members]
-        g = parse(texts[0], check=False).geometry
+        g = parse(texts[0], check=False).rules
         start = time.perf_counter()
         values, ok = bulk_logic.parse_block(texts, g)
         result = bulk_logic.presolve(values, g)
@@ -204,7 +204,7 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
         warm = parse(puzzles[0], check=False) if puzzles else None
         engine = get_backend(spec)
         if warm is not None and engine.keeps_rules:  # encode the rules untimed, as above
-            empty = Puzzle(warm.geometry, (0,) * warm.geometry.cells)
+            empty = Puzzle(warm.rules, (0,) * warm.rules.cells)
             engine.solve(empty, unique=False, time_limit=min(time_limit, 2.0))
         step = 1000 if warm is None or warm.n <= 9 else 1
         records = [Record(k, p) for k, p in enumerate(puzzles)]

@@ -145,7 +145,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.records import count_records_fast, read_records
     from cpsudoku.engines import get_backend
     from cpsudoku.model.forms import symbols_geometry
-    from cpsudoku.model.grid import parse_box
+    from cpsudoku.model.rules import parse_box
 
     if args.input != "-":
         if os.path.isdir(args.input):

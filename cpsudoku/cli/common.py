@@ -16,7 +16,7 @@ from cpsudoku.model.errors import CpSudokuError, PuzzleError, WrongLengthError
 from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
-    from cpsudoku.model.grid import Puzzle
+    from cpsudoku.model.puzzle import Puzzle
 
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_TIMEOUT = 0, 1, 2, 3
@@ -152,9 +152,7 @@ def _one_puzzle(text: str, box: str | None, symbols: str | None = None) -> str:
         except PuzzleError:
             return text  # the command reports it, as for any other input
         try:
-            cells = {
-                parse(line, box, check=False, symbols=symbols).geometry.cells for line in lines
-            }
+            cells = {parse(line, box, check=False, symbols=symbols).rules.cells for line in lines}
         except PuzzleError:
             cells = set()
     if cells and (error is not None or cells != {len(lines)}):

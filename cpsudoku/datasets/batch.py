@@ -21,8 +21,8 @@ from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend
 from cpsudoku.engines.base import check_time_limit
 from cpsudoku.model.forms import PuzzleLike, symbols_geometry
-from cpsudoku.model.grid import Geometry, as_geometry
 from cpsudoku.model.result import Result
+from cpsudoku.model.rules import Rules, as_rules
 
 # ---------------------------------------------------------------- worker side
 
@@ -37,7 +37,7 @@ def solve_many(
     jobs: int = 1,
     unique: bool = True,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     presolve: bool = True,
     symbols: str | None = None,
 ) -> Iterator[Result]:
@@ -62,7 +62,7 @@ def solve_many(
     >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
     ['unique', 'invalid']
     """
-    shape = as_geometry(box)  # a bad box fails here, not once per puzzle
+    shape = as_rules(box)  # a bad box fails here, not once per puzzle
     get_backend(backend)  # and so does an unknown backend
     if time_limit is not None:
         check_time_limit(time_limit)  # and a NaN time limit

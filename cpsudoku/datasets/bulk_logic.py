@@ -21,7 +21,7 @@ Representation (see docs/design.md, "Whole-array logic pass"):
   puzzle for which a round places nothing gets one step of locked candidates; the
   candidates it removes go to ``banned``, and the puzzle stays in play if any did.
 - The rules are data: units and the units of each cell come from
-  :attr:`Geometry.unit_cells` and :attr:`Geometry.units_of`, never from row/column/box
+  :attr:`Rules.unit_cells` and :attr:`Rules.units_of`, never from row/column/box
   arithmetic.
 
 Contradictions (an open cell without candidates, a value with no place left in a
@@ -29,8 +29,8 @@ unit, a cell that is the only place for two values, two placements of one value 
 unit) make a puzzle ``UNSOLVABLE``; a clash among the givens themselves is
 ``CONFLICT``, which the caller reports as ``invalid``.
 
->>> from cpsudoku.model.grid import geometry
->>> g = geometry(2, 2)
+>>> from cpsudoku.model.rules import Rules
+>>> g = Rules.classic(2, 2)
 >>> values, ok = parse_block(["1.343..2.3..2..3", "12..", "11.............."], g)
 >>> ok.tolist()
 [True, False, True]
@@ -53,7 +53,7 @@ import numpy as np
 
 from cpsudoku.model.errors import SolverError, ValueOutOfRangeError, WrongLengthError
 from cpsudoku.model.forms import EMPTY
-from cpsudoku.model.grid import SYMBOLS, Geometry
+from cpsudoku.model.rules import SYMBOLS, Rules
 
 __all__ = [
     "CONFLICT",
@@ -105,7 +105,7 @@ class BlockResult:
 
 @dataclass(frozen=True)
 class _Tables:
-    """Index arrays and lookup tables of one geometry, built once (see :func:`_tables`).
+    """Index arrays and lookup tables of one set of rules, built once (see :func:`_tables`).
 
     Attributes:
         n: side of the grid.
@@ -159,19 +159,19 @@ def _mask_dtype(n: int) -> np.dtype:
 
 
 @cache
-def _tables(geometry: Geometry) -> _Tables:
-    """Build (once per geometry and process) the index arrays the pass works with."""
-    n, cells = geometry.n, geometry.cells
-    unit_cells = geometry.unit_cells
+def _tables(rules: Rules) -> _Tables:
+    """Build (once per rules and process) the index arrays the pass works with."""
+    n, cells = rules.n, rules.cells
+    unit_cells = rules.unit_cells
     if any(len(u) != n for u in unit_cells):
-        raise ValueError(f"every unit of {geometry} must have {n} cells for the logic pass")
+        raise ValueError(f"every unit of {rules} must have {n} cells for the logic pass")
     n_units = len(unit_cells)
     units = np.array(unit_cells, dtype=np.intp).reshape(n_units, n)
-    depth = max(len(o) for o in geometry.units_of)
+    depth = max(len(o) for o in rules.units_of)
     owners = np.full((cells, depth), n_units, dtype=np.intp)
-    for i, own in enumerate(geometry.units_of):
+    for i, own in enumerate(rules.units_of):
         owners[i, : len(own)] = own
-    per_cell = np.array([len(o) for o in geometry.units_of], dtype=np.int64)
+    per_cell = np.array([len(o) for o in rules.units_of], dtype=np.int64)
     unit_count: int | np.ndarray = int(per_cell[0]) if (per_cell == per_cell[0]).all() else per_cell
 
     mask_dtype = _mask_dtype(n)
@@ -266,7 +266,7 @@ def _lock_tables(
 
 
 def parse_block(
-    records: Sequence[str], geometry: Geometry, symbols: str | None = None
+    records: Sequence[str], rules: Rules, symbols: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Parse one-line records of ``n*n`` symbols into an array, in one step.
 
@@ -278,14 +278,14 @@ def parse_block(
 
     Args:
         records: the puzzle strings.
-        geometry: the shape every record is read as.
+        rules: the rules every record is read under.
         symbols: the symbols of the values 1..n, as :func:`cpsudoku.parse` takes them.
 
     Returns:
         ``(values, ok)``: ``values`` is ``(B, n*n)`` uint8 with 0 for an empty cell;
         ``ok`` is ``(B,)`` bool. A row whose ``ok`` is False is all zeros.
     """
-    t = _tables(geometry)
+    t = _tables(rules)
     table, symbol = _symbol_tables(t.n, symbols)
     count = len(records)
     values = np.zeros((count, t.cells), dtype=np.uint8)
@@ -310,9 +310,7 @@ def parse_block(
     return values, ok
 
 
-def format_block(
-    solutions: np.ndarray, geometry: Geometry, symbols: str | None = None
-) -> list[str]:
+def format_block(solutions: np.ndarray, rules: Rules, symbols: str | None = None) -> list[str]:
     """One-line symbol strings of a block of grids (``.`` for 0), for n <= 35.
 
     ``symbols``: the symbols of the values 1..n (ASCII), as :func:`cpsudoku.parse`
@@ -325,11 +323,11 @@ def format_block(
         ValueError: n > 35 (there is no one-line symbol form), a value outside 0..n,
             or an array that is not ``(B, n*n)``.
     """
-    t = _tables(geometry)
+    t = _tables(rules)
     _, symbol = _symbol_tables(t.n, symbols)
     if symbol.size == 0:
         raise ValueError(
-            f"a {geometry} grid has no one-line symbol form (n > {len(SYMBOLS)}, or "
+            f"a {rules} grid has no one-line symbol form (n > {len(SYMBOLS)}, or "
             "symbols that are not ASCII)"
         )
     grid = _check_block(solutions, t, "solutions")
@@ -366,22 +364,22 @@ def _check_block(block: np.ndarray, t: _Tables, what: str) -> np.ndarray:
 # --- bulk verification ---------------------------------------------------------------
 
 
-def verify_block(puzzles: np.ndarray, solutions: np.ndarray, geometry: Geometry) -> np.ndarray:
+def verify_block(puzzles: np.ndarray, solutions: np.ndarray, rules: Rules) -> np.ndarray:
     """Check a block of solutions against their puzzles, row by row, without a solver.
 
     A row passes when every cell of the solution holds 1..n, every given of the puzzle
-    is kept, and every unit of the geometry holds each value exactly once. It reads the
-    rules from the geometry's unit list only and shares no step with the pass.
+    is kept, and every unit of the rules holds each value exactly once. It reads the
+    rules from the rules' unit list only and shares no step with the pass.
 
     Args:
         puzzles: ``(B, n*n)`` values, 0 = empty.
         solutions: ``(B, n*n)`` values.
-        geometry: the shape of every row.
+        rules: the rules of every row.
 
     Returns:
         ``(B,)`` bool, True where the solution is a valid completion of the puzzle.
     """
-    t = _tables(geometry)
+    t = _tables(rules)
     puz = np.asarray(puzzles)
     sol = np.asarray(solutions)
     if puz.shape != sol.shape or puz.ndim != 2 or puz.shape[1] != t.cells:
@@ -414,7 +412,7 @@ def _verify_chunk(puz: np.ndarray, sol: np.ndarray, t: _Tables) -> np.ndarray:
 
 
 class PassPlan(StrEnum):
-    """How much of the pass a geometry gets in the batch pipeline (:func:`pass_plan`)."""
+    """How much of the pass a grid size gets in the batch pipeline (:func:`pass_plan`)."""
 
     FULL = "full"
     """Singles and locked candidates."""
@@ -429,8 +427,8 @@ class PassPlan(StrEnum):
 PLANS: dict[int, PassPlan] = {}
 
 
-def pass_plan(geometry: Geometry) -> PassPlan:
-    """What the batch pipeline runs of the pass on puzzles of ``geometry``.
+def pass_plan(rules: Rules) -> PassPlan:
+    """What the batch pipeline runs of the pass on puzzles under ``rules``.
 
     The rule: the pipeline must never be more than 5% slower than its engine alone, on
     any set of that size, and should gain what it can. Measured per size with
@@ -445,7 +443,7 @@ def pass_plan(geometry: Geometry) -> PassPlan:
       still gain 1.3x on the easy set and stay within 5% on the others;
     - from 25x25, the whole pass again: the engine's time per puzzle dwarfs it.
     """
-    n = geometry.n
+    n = rules.n
     if n in PLANS:
         return PLANS[n]
     if n <= 9 or n >= 25:
@@ -453,14 +451,14 @@ def pass_plan(geometry: Geometry) -> PassPlan:
     return PassPlan.OFF if n < 16 else PassPlan.SINGLES
 
 
-def presolve(values: np.ndarray, geometry: Geometry, *, locked: bool = True) -> BlockResult:
+def presolve(values: np.ndarray, rules: Rules, *, locked: bool = True) -> BlockResult:
     """Apply singles and locked candidates to every puzzle of a block, to a fixpoint.
 
     Every solution reported ``UNIQUE`` is checked by :func:`verify_block` first.
 
     Args:
         values: ``(B, n*n)`` integer values, 0 = empty (as from :func:`parse_block`).
-        geometry: the shape of every row.
+        rules: the rules of every row.
         locked: also look for locked candidates (False: singles only, cheaper on big
             grids, and deciding fewer puzzles).
 
@@ -472,7 +470,7 @@ def presolve(values: np.ndarray, geometry: Geometry, *, locked: bool = True) -> 
         ValueOutOfRangeError: a value outside 0..n.
         SolverError: a solution failed the check (a bug, never a property of input).
     """
-    t = _tables(geometry)
+    t = _tables(rules)
     block = _check_block(values, t, "values")
     count = block.shape[0]
     status = np.zeros(count, dtype=np.int8)
@@ -485,7 +483,7 @@ def presolve(values: np.ndarray, geometry: Geometry, *, locked: bool = True) -> 
         _presolve_chunk(block[chunk], t, status[chunk], solutions[chunk], candidates[chunk], locked)
     unique = status == UNIQUE
     if unique.any():
-        passed = verify_block(block[unique], solutions[unique], geometry)
+        passed = verify_block(block[unique], solutions[unique], rules)
         if not passed.all():
             row = int(np.flatnonzero(unique)[np.argmin(passed)])
             raise SolverError(f"logic pass produced an invalid solution for block row {row}")

@@ -28,7 +28,7 @@ from cpsudoku.datasets.records import Record
 from cpsudoku.engines import DEFAULT_BACKEND, create_backend
 from cpsudoku.engines.base import check_time_limit
 from cpsudoku.model.errors import CpSudokuError
-from cpsudoku.model.grid import Geometry, as_geometry
+from cpsudoku.model.rules import Rules, as_rules
 
 if TYPE_CHECKING:
     import dask.bag
@@ -52,7 +52,7 @@ def _options(
     backend: str,
     unique: bool,
     time_limit: float | None,
-    box: str | Geometry | None,
+    box: str | Rules | None,
     presolve: bool,
 ) -> SolveOptions:
     """Checked solve options: a bad backend, box or time limit fails here, not on a worker.
@@ -60,7 +60,7 @@ def _options(
     A backend is made and closed at once, so its variants are checked too.
     """
     create_backend(backend).close()
-    shape = as_geometry(box)
+    shape = as_rules(box)
     if time_limit is not None:
         check_time_limit(time_limit)
     box_text = shape.box_shape if shape else None
@@ -131,7 +131,7 @@ def solve_dataframe(
     backend: str = DEFAULT_BACKEND,
     unique: bool = True,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     presolve: bool = True,
 ) -> dask.dataframe.DataFrame:
     """``df`` with ``status``, ``solution``, ``backend``, ``seconds``, ``error`` added.
@@ -222,7 +222,7 @@ def solve_bag(
     backend: str = DEFAULT_BACKEND,
     unique: bool = True,
     time_limit: float | None = None,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     presolve: bool = True,
 ) -> dask.bag.Bag:
     """A Bag of result dicts, one per puzzle of ``bag``, in the same order.

@@ -21,8 +21,9 @@ from cpsudoku.datasets.rows import Row
 from cpsudoku.engines import get_backend
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import PuzzleLike, parse
-from cpsudoku.model.grid import SYMBOLS, Geometry, Puzzle, geometry_for_size, parse_box
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
+from cpsudoku.model.rules import SYMBOLS, Rules, parse_box
 from cpsudoku.model.verify import is_solution
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _solution_mismatch(
     status = result.status
     if status is Status.UNIQUE and result.solution is not None:
         try:
-            given = parse(expected, result.solution.geometry, check=False, symbols=options.symbols)
+            given = parse(expected, result.solution.rules, check=False, symbols=options.symbols)
         except PuzzleError as exc:
             return f"the input's solution column is not a grid: {exc}"
         if given != result.solution:
@@ -84,7 +85,7 @@ def _solution_mismatch(
         return None  # invalid or timed out: nothing to compare
     try:
         puzzle = parse(record.puzzle, options.box, check=False, symbols=options.symbols)
-        given = parse(expected, puzzle.geometry, check=False, symbols=options.symbols)
+        given = parse(expected, puzzle.rules, check=False, symbols=options.symbols)
     except PuzzleError as exc:
         return f"the input's solution column is not a grid: {exc}"
     if not is_solution(puzzle, given):
@@ -145,7 +146,7 @@ def _logic_rows(
 ) -> None:
     """Fill ``rows`` for the records the whole-array logic pass decides.
 
-    Records are grouped by geometry (from ``--box`` or their length); undecided ones
+    Records are grouped by rules (from ``--box`` or their length); undecided ones
     get their reduced puzzle in ``reduced``. Records the bulk parser cannot read
     (other text forms, bad input) are left to the per-record path, which parses them
     or says precisely what is wrong.
@@ -158,10 +159,10 @@ def _logic_rows(
 
     if options.symbols is not None and not options.symbols.isascii():
         return  # the pass reads bytes: such records take the per-record path
-    groups: dict[Geometry, list[int]] = {}
+    groups: dict[Rules, list[int]] = {}
     fixed = parse_box(options.box) if options.box else None
     if fixed is None and options.symbols is not None:
-        fixed = geometry_for_size(len(options.symbols))
+        fixed = Rules.for_size(len(options.symbols))
     for k, record in enumerate(records):
         if record.error:
             continue
@@ -202,7 +203,7 @@ def _logic_rows(
 
 
 def _logic_row(
-    record: Record, status: Status, text: str, g: Geometry, seconds: float, options: SolveOptions
+    record: Record, status: Status, text: str, g: Rules, seconds: float, options: SolveOptions
 ) -> Row:
     """The row of a record the logic pass decided; checks run only when asked for."""
     if not record.solution and not options.verify_with:
@@ -212,12 +213,12 @@ def _logic_row(
 
 
 @cache
-def _geometry_of_length(length: int) -> Geometry | None:
-    """The default geometry of a one-line puzzle of ``length`` symbols (n <= 35)."""
+def _geometry_of_length(length: int) -> Rules | None:
+    """The default rules of a one-line puzzle of ``length`` symbols (n <= 35)."""
     n = math.isqrt(length)
     if n * n != length or not 1 <= n <= len(SYMBOLS):
         return None
-    return geometry_for_size(n)
+    return Rules.for_size(n)
 
 
 def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[Result]:

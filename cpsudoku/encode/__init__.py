@@ -1,1 +1,1 @@
-"""Pure encoders: Puzzle/geometry -> CNF clauses or a CP-SAT model. No solving here."""
+"""Pure encoders: Puzzle/rules -> CNF clauses or a CP-SAT model. No solving here."""

@@ -10,7 +10,7 @@ by a lookup. Auxiliary variables of a compact at-most-one encoding come after th
 (``n**3 + 1`` upwards).
 
 The three encodings of I. Lynce and J. Ouaknine, "Sudoku as a SAT problem" (AIMATH
-2006), over the geometry's units (:attr:`~cpsudoku.model.grid.Geometry.unit_cells`, so any
+2006), over the rules' units (:attr:`~cpsudoku.model.rules.Rules.unit_cells`, so any
 region layout works, never a hard-coded row/column/box loop):
 
 - ``minimal``: each cell holds at least one value; each value at most once per unit.
@@ -37,7 +37,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -62,18 +63,18 @@ AtMostOne = Callable[[Sequence[int], int, list[Clause]], int]
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """The rule clauses of one geometry under one encoding (no givens).
+class RuleClauses:
+    """The rule clauses of one set of rules under one encoding (no givens).
 
     Attributes:
-        geometry: the grid shape.
+        rules: the puzzle's rules.
         encoding: one of :data:`ENCODINGS`.
         at_most_one: one of :data:`AT_MOST_ONE`.
         clauses: the clauses, cell rules first, then unit rules.
         top: the highest variable used: ``n**3`` plus any auxiliary variables.
     """
 
-    geometry: Geometry
+    rules: Rules
     encoding: str
     at_most_one: str
     clauses: tuple[Clause, ...]
@@ -100,27 +101,27 @@ def check_encoding(encoding: str, at_most_one: str = DEFAULT_AT_MOST_ONE) -> Non
 
 
 @lru_cache(maxsize=16)
-def rules(
-    geometry: Geometry,
+def rule_clauses(
+    rules: Rules,
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
-) -> Rules:
+) -> RuleClauses:
     """:func:`encode_rules`, cached per argument triple: the rules are encoded once.
 
     Raises:
         ValueError: an unknown encoding or at-most-one name.
     """
-    return encode_rules(geometry, encoding, at_most_one)
+    return encode_rules(rules, encoding, at_most_one)
 
 
 def encode_rules(
-    geometry: Geometry,
+    rules: Rules,
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
-) -> Rules:
-    """The rule clauses of ``geometry`` under ``encoding``, encoded anew at every call.
+) -> RuleClauses:
+    """The rule clauses of ``rules`` under ``encoding``, encoded anew at every call.
 
-    Use :func:`rules`, its cached form, everywhere but where the point is to encode
+    Use :func:`rule_clauses`, its cached form, everywhere but where the point is to encode
     for every puzzle: the textbook ``fresh`` baseline of the SAT backend.
 
     Clause counts with pairwise at-most-one, for n x n grids with U units of n cells
@@ -133,31 +134,31 @@ def encode_rules(
     Raises:
         ValueError: an unknown encoding or at-most-one name.
 
-    >>> from cpsudoku.model.grid import geometry
-    >>> len(encode_rules(geometry(3, 3), "minimal").clauses)
+    >>> from cpsudoku.model.rules import Rules
+    >>> len(encode_rules(Rules.classic(3, 3), "minimal").clauses)
     8829
     """
     check_encoding(encoding, at_most_one)
-    n = geometry.n
+    n = rules.n
     top = n**3
     amo = _pairwise if at_most_one == "pairwise" else _compact(at_most_one)
     values = range(1, n + 1)
     out: list[Clause] = []
     # Cells: at least one value (all encodings); at most one (efficient, extended).
-    cell_lits = [tuple(i * n + d for d in values) for i in range(geometry.cells)]
+    cell_lits = [tuple(i * n + d for d in values) for i in range(rules.cells)]
     out.extend(cell_lits)
     if encoding != "minimal":
         for lits in cell_lits:
             top = amo(lits, top, out)
     # Units: each value at most once (all encodings); at least once (extended), which
     # holds only for units of n cells.
-    for cells in geometry.unit_cells:
+    for cells in rules.unit_cells:
         for d in values:
             lits = tuple(i * n + d for i in cells)
             top = amo(lits, top, out)
             if encoding == "extended" and len(cells) == n:
                 out.append(lits)
-    return Rules(geometry, encoding, at_most_one, tuple(out), top)
+    return RuleClauses(rules, encoding, at_most_one, tuple(out), top)
 
 
 def _pairwise(lits: Sequence[int], top: int, out: list[Clause]) -> int:
@@ -219,7 +220,7 @@ def reduced(
         ValueError: an unknown encoding or at-most-one name.
     """
     check_encoding(encoding, at_most_one)
-    g = puzzle.geometry
+    g = puzzle.rules
     n = g.n
     cells = puzzle.cells
     used = [0] * len(g.unit_cells)
@@ -288,7 +289,7 @@ def given_literals(puzzle: Puzzle) -> list[int]:
     return [i * n + v for i, v in enumerate(puzzle.cells) if v]
 
 
-def decode(model: Iterable[int], geometry: Geometry) -> tuple[int, ...]:
+def decode(model: Iterable[int], rules: Rules) -> tuple[int, ...]:
     """The cell values of a model (a list of true/false literals); 0 where none is true.
 
     Only the cell variables ``1..n**3`` are read; auxiliary and selector variables are
@@ -296,9 +297,9 @@ def decode(model: Iterable[int], geometry: Geometry) -> tuple[int, ...]:
     without per-cell at-most-one, and never in a model of a complete Sudoku), the
     largest wins; the verifier would reject such a grid.
     """
-    n = geometry.n
+    n = rules.n
     top = n**3
-    cells = [0] * geometry.cells
+    cells = [0] * rules.cells
     for lit in model:
         if 0 < lit <= top:
             i, d = divmod(lit - 1, n)
@@ -321,7 +322,7 @@ def to_cnf(
     """
     from pysat.formula import CNF
 
-    r = rules(puzzle.geometry, encoding, at_most_one)
+    r = rule_clauses(puzzle.rules, encoding, at_most_one)
     # The clauses are new lists already, so pysat's default deep copy of them (five
     # times the cost of all the rest on 9x9) would copy nothing that needs it.
     cnf = CNF(from_clauses=[list(c) for c in r.clauses], by_ref=True)
@@ -338,16 +339,16 @@ def to_dimacs(
     """The puzzle as DIMACS CNF text for outside solvers (kissat, minisat, cadical).
 
     The rules come first, then one unit clause per given. Comment lines (``c ...``)
-    give the geometry, the encoding and the variable mapping, so a model printed by
+    give the rules, the encoding and the variable mapping, so a model printed by
     any solver can be decoded by hand: the true variables ``v <= n**3`` are the cells,
     with ``cell = (v - 1) // n`` (row-major) and ``value = (v - 1) % n + 1``.
 
     Raises:
         ValueError: an unknown encoding or at-most-one name.
     """
-    g = puzzle.geometry
+    g = puzzle.rules
     n = g.n
-    r = rules(g, encoding, at_most_one)
+    r = rule_clauses(g, encoding, at_most_one)
     units = [(lit,) for lit in given_literals(puzzle)]
     body = [" ".join(map(str, c)) + " 0" for c in r.clauses]
     body.extend(f"{lit} 0" for (lit,) in units)

@@ -1,6 +1,6 @@
-"""CP-SAT models of a puzzle: pure functions from a geometry or a puzzle to a ``CpModel``.
+"""CP-SAT models of a puzzle: pure functions from rules or a puzzle to a ``CpModel``.
 
-Two model kinds, both built from ``geometry.unit_cells`` (the rules are data):
+Two model kinds, both built from ``rules.unit_cells`` (the rules are data):
 
 - ``"integer"``: one integer variable per cell, domain ``1..n``, and one
   ``add_all_different`` per unit. The textbook model; CP-SAT's presolve turns
@@ -15,7 +15,7 @@ variable ``i`` is cell ``i``; in the Boolean model variable ``i*n + d - 1`` is
 
 Givens are not constraints. In a self-contained model (:func:`build_model`, the export)
 they are fixed domains: ``x_i in [v, v]``, or ``y_(i,v) in [1, 1]``. That is also what
-makes the rules reusable: a backend builds :func:`rules_model` once per geometry and,
+makes the rules reusable: a backend builds :func:`rules_model` once per set of rules and,
 per puzzle, narrows the givens' domains in place with :func:`set_domains`
 (:func:`given_domains`), then widens them back (:func:`free_domains`). In the Boolean
 model a given can instead be an *assumption* (:func:`given_literals`): one list set on
@@ -35,7 +35,8 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: The two model kinds (see the module docstring).
 ModelKind = Literal["integer", "boolean"]
@@ -45,11 +46,11 @@ KINDS: tuple[ModelKind, ...] = get_args(ModelKind)
 Domain = tuple[int, int, int]
 
 
-def rules_model(geometry: Geometry, kind: ModelKind, *, named: bool = False) -> cp_model.CpModel:
-    """The rules of ``geometry`` as a CP-SAT model without any givens.
+def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_model.CpModel:
+    """The rules ``rules`` as a CP-SAT model without any givens.
 
     Args:
-        geometry: the grid shape; its ``unit_cells`` are the constraints.
+        rules: the rules; their ``unit_cells`` are the constraints.
         kind: ``"integer"`` (AllDifferent) or ``"boolean"`` (one-hot, exactly-one).
         named: give the variables readable names (``r1c2``, ``r1c2d5``). Off for
             solving: names only make the model bigger to copy and load.
@@ -57,23 +58,23 @@ def rules_model(geometry: Geometry, kind: ModelKind, *, named: bool = False) -> 
     Raises:
         ValueError: an unknown kind.
     """
-    n = geometry.n
+    n = rules.n
     model = cp_model.CpModel()
     if kind == "integer":
         cells = [
             model.new_int_var(1, n, f"r{i // n + 1}c{i % n + 1}" if named else "")
-            for i in range(geometry.cells)
+            for i in range(rules.cells)
         ]
-        for unit in geometry.unit_cells:
+        for unit in rules.unit_cells:
             model.add_all_different([cells[i] for i in unit])
     elif kind == "boolean":
         holds = [
             model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
-            for k in range(geometry.cells * n)
+            for k in range(rules.cells * n)
         ]
-        for i in range(geometry.cells):
+        for i in range(rules.cells):
             model.add_exactly_one(holds[i * n : (i + 1) * n])
-        for unit in geometry.unit_cells:
+        for unit in rules.unit_cells:
             for d in range(n):
                 model.add_exactly_one([holds[i * n + d] for i in unit])
     else:
@@ -121,7 +122,7 @@ def build_model(
     puzzle: Puzzle, kind: ModelKind = "integer", *, named: bool = False
 ) -> cp_model.CpModel:
     """A fresh model of ``puzzle``: the rules plus the givens as fixed domains."""
-    model = rules_model(puzzle.geometry, kind, named=named)
+    model = rules_model(puzzle.rules, kind, named=named)
     set_domains(model.proto, given_domains(puzzle, kind))
     return model
 
@@ -133,7 +134,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
     per unit, and each given as an equality constraint ``x == v``. Returns the model
     and the cell variables in cell order.
     """
-    g = puzzle.geometry
+    g = puzzle.rules
     n = g.n
     model = cp_model.CpModel()
     cells = [model.new_int_var(1, n, f"cell{i}") for i in range(g.cells)]
@@ -147,7 +148,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
 
 def decode(
     values: Sequence[int],
-    geometry: Geometry,
+    rules: Rules,
     kind: ModelKind,
     puzzle: Puzzle | None = None,
 ) -> tuple[int, ...]:
@@ -157,17 +158,17 @@ def decode(
         values: the solution's values of the model's variables, in variable order: a
             list, or ``CpSolverResponse.solution`` itself (see :func:`solution_text`);
             variables after the cells (e.g. those an exclusion added) are ignored.
-        geometry: the grid shape.
+        rules: the puzzle's rules.
         kind: the model kind the values belong to.
         puzzle: the puzzle that was solved; its givens are taken as they are.
 
     A cell of the Boolean model with no value set decodes as 0, which the verifier
     rejects: a wrong solution is never papered over here.
     """
-    cells = [0] * geometry.cells if puzzle is None else list(puzzle.cells)
+    cells = [0] * rules.cells if puzzle is None else list(puzzle.cells)
     open_cells = [i for i, v in enumerate(cells) if not v]
     text = solution_text(values)
-    n = geometry.n
+    n = rules.n
     if kind == "integer":
         if text is not None:
             numbers = text[1:-1].split(",")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from cpsudoku.model.forms import PuzzleLike, parse
-from cpsudoku.model.grid import Geometry
+from cpsudoku.model.rules import Rules
 
 #: format -> (module, function taking a Puzzle and returning the text).
 EXPORTERS: dict[str, tuple[str, str]] = {
@@ -14,7 +14,7 @@ EXPORTERS: dict[str, tuple[str, str]] = {
 }
 
 
-def export(puzzle: PuzzleLike, to: str, *, box: str | Geometry | None = None) -> str:
+def export(puzzle: PuzzleLike, to: str, *, box: str | Rules | None = None) -> str:
     """The puzzle's rules and givens as text in format ``to`` (``dimacs`` or ``cpsat``).
 
     ``dimacs``: a standard DIMACS CNF (rules plus the givens as unit clauses) with

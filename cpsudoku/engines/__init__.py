@@ -11,7 +11,7 @@ import importlib
 
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
-from cpsudoku.model.grid import Geometry
+from cpsudoku.model.rules import Rules
 
 #: name -> (module, class). Modules are imported only when the backend is used, so the
 #: core (parse, verify, the reference backend) starts without loading any solver.
@@ -42,8 +42,8 @@ _live: dict[str, Backend] = {}
 _ORACLE_MAX_SIDE = 9
 
 
-def uniqueness_checker(g: Geometry | None = None) -> str:
-    """The engine spec for uniqueness checks on grids of geometry ``g``.
+def uniqueness_checker(g: Rules | None = None) -> str:
+    """The engine spec for uniqueness checks on puzzles with rules ``g``.
 
     The generator and the rater ask it for every check they make. The ``backtrack``
     oracle up to 9x9, where it measured as fast as the sat backend or faster (most

@@ -9,7 +9,7 @@ Two strategies, selected by variant word:
   row-major order, values 1..n in turn, each checked against the cell's row, column
   and box. Kept so the benchmark can show how far the real oracle is ahead of it.
 
-Both read the rules only from ``geometry.unit_cells`` / ``geometry.peers``, so they
+Both read the rules only from ``rules.unit_cells`` / ``rules.peers``, so they
 work for any box shape (and any other unit layout). They share no code with the
 verifier or the other engines: that independence is what makes this an oracle.
 
@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: How many nodes between two looks at the clock in the naive strategy.
 _CLOCK_EVERY = 4096
@@ -43,7 +44,7 @@ class BacktrackBackend(Backend):
 
     @property
     def keeps_rules(self) -> bool:
-        """Nothing is encoded: the search reads the geometry directly."""
+        """Nothing is encoded: the search reads the rules directly."""
         return False
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
@@ -56,7 +57,7 @@ class BacktrackBackend(Backend):
 
 def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Depth-first search with singles propagation and fewest-candidates branching."""
-    g: Geometry = puzzle.geometry
+    g: Rules = puzzle.rules
     n = g.n
     full = (1 << n) - 1
     unit_cells = g.unit_cells
@@ -193,7 +194,7 @@ def _propagate(
 
 def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Cell by cell in row-major order, values 1..n, each checked against the peers."""
-    g = puzzle.geometry
+    g = puzzle.rules
     n = g.n
     vals = list(puzzle.cells)
     empties = [i for i, v in enumerate(vals) if not v]

@@ -18,7 +18,7 @@ from typing import ClassVar, Self
 
 from cpsudoku.model.errors import ConflictingGivensError, SolverError, UnknownBackendError
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
-from cpsudoku.model.grid import Puzzle
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.verify import is_solution, solution_problems
 
@@ -201,7 +201,7 @@ class Backend(ABC):
         """The found solutions as Puzzles, each checked by the verifier."""
         out = []
         for cells in found.solutions[:2]:
-            solution = Puzzle(puzzle.geometry, tuple(cells))
+            solution = Puzzle(puzzle.rules, tuple(cells))
             if not is_solution(puzzle, solution):
                 problems = solution_problems(puzzle, solution)
                 raise SolverError(

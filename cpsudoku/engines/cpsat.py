@@ -17,7 +17,7 @@ Variant words (``cpsat:integer:exclude`` and so on):
 Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
 is the per-solve overhead: building or copying the model, presolve, probing. The rules
-are built once per geometry and kept as one model proto; a puzzle only adds its givens
+are built once per set of rules and kept as one model proto; a puzzle only adds its givens
 (narrowed domains, or assumptions when the Boolean model enumerates) and takes them off
 again afterwards: no model building, no copy.
 The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
@@ -59,7 +59,8 @@ from cpsudoku.encode.cpsat import (
 )
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import SolverError, UnknownBackendError
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: Smallest grid side whose searches run interruptibly (Ctrl-C mid-search), and that the
 #: ``parallel`` variant searches with all cores.
@@ -145,7 +146,7 @@ def translate_status(
 
 
 class CpSatBackend(Backend):
-    """CP-SAT (OR-Tools): the rules built once per geometry, tuned for many small solves."""
+    """CP-SAT (OR-Tools): the rules built once per set of rules, tuned for many small solves."""
 
     name = "cpsat"
     variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
@@ -183,7 +184,7 @@ class CpSatBackend(Backend):
             "exclude" if "exclude" in words else "callback"
         )
         self.parallel = "parallel" in words
-        self._rules: dict[Geometry, cmh.CpModelProto] = {}
+        self._rules: dict[Rules, cmh.CpModelProto] = {}
         self._params: dict[tuple[bool, int], cmh.SatParameters] = {}
 
     @property
@@ -195,7 +196,7 @@ class CpSatBackend(Backend):
         """Find up to ``limit`` distinct solutions with CP-SAT."""
         if self.sample:
             return _sample_search(puzzle, limit, time_limit)
-        proto = self._rules_for(puzzle.geometry)
+        proto = self._rules_for(puzzle.rules)
         # The givens go onto the shared rules and come off again afterwards, whatever
         # happens: as fixed domains, or as assumptions when the Boolean model enumerates.
         # An enumeration fixes assumptions at the root, and setting them is one call;
@@ -221,15 +222,15 @@ class CpSatBackend(Backend):
         """Drop the cached rules."""
         self._rules.clear()
 
-    def _rules_for(self, geometry: Geometry) -> cmh.CpModelProto:
-        proto = self._rules.get(geometry)
+    def _rules_for(self, rules: Rules) -> cmh.CpModelProto:
+        proto = self._rules.get(rules)
         if proto is None:
-            proto = self._rules[geometry] = rules_model(geometry, self.kind).proto
+            proto = self._rules[rules] = rules_model(rules, self.kind).proto
         return proto
 
-    def _workers(self, geometry: Geometry) -> int:
+    def _workers(self, rules: Rules) -> int:
         """Workers for a search of one solution: all cores only with ``parallel`` on big grids."""
-        return _cores() if self.parallel and geometry.n >= BIG_SIDE else 1
+        return _cores() if self.parallel and rules.n >= BIG_SIDE else 1
 
     def _parameters(
         self, enumerate_all: bool, workers: int, time_limit: float | None
@@ -257,7 +258,7 @@ class CpSatBackend(Backend):
 
         A search for one solution takes no callback and, on a big grid, every core.
         """
-        g = puzzle.geometry
+        g = puzzle.rules
         big = g.n >= BIG_SIDE
         if limit == 1:
             params = self._parameters(False, self._workers(g), time_limit)
@@ -282,7 +283,7 @@ class CpSatBackend(Backend):
         self, proto: cmh.CpModelProto, puzzle: Puzzle, limit: int, time_limit: float | None
     ) -> Search:
         """Solve, then solve again with every found solution forbidden, up to ``limit``."""
-        g = puzzle.geometry
+        g = puzzle.rules
         workers = self._workers(g)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         found = Search(stats={"branches": 0, "conflicts": 0})
@@ -331,7 +332,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         """Record one solution (deduplicated on the grid)."""
-        grid = decode(self.response_proto.solution, self.puzzle.geometry, self.kind, self.puzzle)
+        grid = decode(self.response_proto.solution, self.puzzle.rules, self.kind, self.puzzle)
         if grid not in self.seen:
             self.seen.add(grid)
             if len(self.first) < 2:

@@ -53,7 +53,8 @@ from cpsudoku.engines import create_backend
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.engines.processes import die_with_parent, parent_identity
 from cpsudoku.model.errors import SolverError, UnknownBackendError
-from cpsudoku.model.grid import Puzzle, geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: The engines raced when no variant word names them.
 DEFAULT_ENGINES = ("sat", "cpsat")
@@ -119,7 +120,7 @@ def _answer_jobs(spec: str, engine: Backend, conn: Connection) -> None:
             return
         number, rows, cols, cells, limit, time_limit = job
         try:
-            found = engine.search(Puzzle(geometry(rows, cols), cells), limit, time_limit)
+            found = engine.search(Puzzle(Rules.classic(rows, cols), cells), limit, time_limit)
         except Exception as exc:
             conn.send((number, "error", f"{spec}: {type(exc).__name__}: {exc}"))
             continue
@@ -248,7 +249,7 @@ class PortfolioBackend(Backend):
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Run every engine on ``puzzle`` at once and return the first definitive answer."""
         self._jobs += 1
-        g = puzzle.geometry
+        g = puzzle.rules
         job: _Job = (self._jobs, g.box_rows, g.box_cols, puzzle.cells, limit, time_limit)
         try:
             self._dispatch(job)

@@ -1,6 +1,6 @@
 """SAT backend: python-sat solvers on the CNF encodings of :mod:`cpsudoku.encode.cnf`.
 
-Incremental by default. The rule clauses of a geometry go into one solver once, and
+Incremental by default. The rule clauses of a set of rules go into one solver once, and
 the solver stays alive across puzzles; each puzzle's givens are *assumptions*, so
 nothing about one puzzle stays behind for the next. Uniqueness (and counting up to a
 limit) blocks each solution found with a clause over its open cells' true literals,
@@ -85,16 +85,17 @@ from cpsudoku.encode.cnf import (
     AT_MOST_ONE,
     DEFAULT_ENCODING,
     ENCODINGS,
-    Rules,
+    RuleClauses,
     decode_reduced,
     encode_rules,
     given_literals,
     reduced,
-    rules,
+    rule_clauses,
 )
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
 DEFAULT_SOLVER = "cadical153"
@@ -239,7 +240,7 @@ class SatBackend(Backend):
                 f"on one instance, so it cannot run incrementally; use "
                 f"'sat:fresh:{self.solver}' or 'sat:reduced:{self.solver}'"
             )
-        self._engines: dict[Geometry, _Engine] = {}
+        self._engines: dict[Rules, _Engine] = {}
         self._fallback: SatBackend | None = None
         _LIVE.add(self)
 
@@ -268,15 +269,15 @@ class SatBackend(Backend):
             deadline = time.perf_counter() + max(time_limit, 0.0)
             if not self.can_stop:
                 return self._fallback_search(puzzle, limit, deadline)
-        geometry = puzzle.geometry
-        engine = self._engines.get(geometry)
+        rules = puzzle.rules
+        engine = self._engines.get(rules)
         if engine is None:
-            engine = self._engines[geometry] = self._new_engine(geometry)
+            engine = self._engines[rules] = self._new_engine(rules)
         return engine.search(puzzle.cells, limit, deadline)
 
-    def _new_engine(self, geometry: Geometry) -> _Engine:
-        amo = self.at_most_one or default_at_most_one(geometry.n)
-        r = rules(geometry, self.encoding, amo)
+    def _new_engine(self, rules: Rules) -> _Engine:
+        amo = self.at_most_one or default_at_most_one(rules.n)
+        r = rule_clauses(rules, self.encoding, amo)
         if self.mode == "incremental":
             return _Incremental(r, self.solver)
         return _OneShot(r, self.solver, reduce=self.mode == "reduced")
@@ -355,12 +356,12 @@ def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
 
 
 class _Engine:
-    """One geometry's encoded rules, and the solver calls every mode shares."""
+    """One set of rules encoded as clauses, and the solver calls every mode shares."""
 
-    def __init__(self, r: Rules, solver: str) -> None:
-        g = r.geometry
-        self.rules = r
-        self.geometry = g
+    def __init__(self, r: RuleClauses, solver: str) -> None:
+        g = r.rules
+        self.clauses = r
+        self.rules = g
         self.solver_name = solver
         self.n = g.n
         self.ncells = g.cells
@@ -485,13 +486,13 @@ def _call_interrupt(
 class _OneShot(_Engine):
     """A new solver for every puzzle: the textbook CNF (``fresh``) or the reduced one."""
 
-    def __init__(self, r: Rules, solver: str, *, reduce: bool) -> None:
+    def __init__(self, r: RuleClauses, solver: str, *, reduce: bool) -> None:
         super().__init__(r, solver)
         self.reduce = reduce
 
     def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
-        r = self.rules
-        puzzle = Puzzle(self.geometry, cells)
+        r = self.clauses
+        puzzle = Puzzle(self.rules, cells)
         if self.reduce:
             red = reduced(puzzle, r.encoding, r.at_most_one)
             clauses: list[Any] = red.clauses
@@ -501,8 +502,8 @@ class _OneShot(_Engine):
 
         else:
             # The textbook way: the whole CNF is encoded anew for every puzzle.
-            rule_clauses = encode_rules(self.geometry, r.encoding, r.at_most_one).clauses
-            clauses = [*rule_clauses, *([lit] for lit in given_literals(puzzle))]
+            fresh = encode_rules(self.rules, r.encoding, r.at_most_one).clauses
+            clauses = [*fresh, *([lit] for lit in given_literals(puzzle))]
             values = self.values
         open_cells = [not v for v in cells]
         found = Search()
@@ -539,7 +540,7 @@ class _OneShot(_Engine):
 class _Incremental(_Engine):
     """The rules in one live solver; givens as assumptions; retired selectors."""
 
-    def __init__(self, r: Rules, solver: str) -> None:
+    def __init__(self, r: RuleClauses, solver: str) -> None:
         super().__init__(r, solver)
         self.solver: Solver | None = None
         self.top = r.top
@@ -553,14 +554,14 @@ class _Incremental(_Engine):
         )
         if options:
             solver.configure(options)
-        solver.append_formula(self.rules.clauses)
+        solver.append_formula(self.clauses.clauses)
         self.solver = solver
-        self.top = self.rules.top
+        self.top = self.clauses.top
         return solver
 
     def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
         solver = self.solver
-        if solver is None or self.top - self.rules.top >= MAX_SELECTORS:
+        if solver is None or self.top - self.clauses.top >= MAX_SELECTORS:
             self.close()
             solver = self._build()
         before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report

@@ -28,7 +28,8 @@ import random
 from collections.abc import Sequence
 
 from cpsudoku.model.errors import BoxShapeError
-from cpsudoku.model.grid import Geometry, Puzzle, as_geometry
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules, as_rules
 
 #: Search nodes of one randomized fill before it restarts (rarely reached below 25x25).
 _FILL_NODES = 2_000
@@ -46,12 +47,12 @@ _FILL_MAX_SIDE = 25
 _FILL_ATTEMPTS = 100
 
 
-def grid_shape(box: str | Geometry) -> Geometry:
+def grid_shape(box: str | Rules) -> Rules:
     """The box shape to generate for; None is an error (there is no default here)."""
-    geometry = as_geometry(box)
-    if geometry is None:
+    rules = as_rules(box)
+    if rules is None:
         raise BoxShapeError("generating needs a box shape, such as '3x3', not None")
-    return geometry
+    return rules
 
 
 def random_source(seed: int | None, rng: random.Random | None) -> random.Random:
@@ -110,7 +111,7 @@ def _choice(vals: list[int], cand: list[int], rng: random.Random) -> tuple[int, 
     return cell, values
 
 
-def _fill(g: Geometry, rng: random.Random) -> list[int] | None:
+def _fill(g: Rules, rng: random.Random) -> list[int] | None:
     """One randomized backtracking fill of the empty grid; None after too many nodes.
 
     Candidates are kept per cell and updated on each placement; naked singles are
@@ -139,7 +140,7 @@ def _fill(g: Geometry, rng: random.Random) -> list[int] | None:
     return None
 
 
-def _shuffle_symmetry(g: Geometry, cells: Sequence[int], rng: random.Random) -> list[int]:
+def _shuffle_symmetry(g: Rules, cells: Sequence[int], rng: random.Random) -> list[int]:
     """Apply a uniformly random validity-preserving transformation of the grid."""
     n, br, bc = g.n, g.box_rows, g.box_cols
     bands = rng.sample(range(n // br), n // br)
@@ -153,7 +154,7 @@ def _shuffle_symmetry(g: Geometry, cells: Sequence[int], rng: random.Random) -> 
     return out
 
 
-def _pattern(g: Geometry) -> list[int]:
+def _pattern(g: Rules) -> list[int]:
     """The pattern grid ``(bc*(r % br) + r//br + c) % n + 1``, valid for any box shape.
 
     Each row is a cyclic shift; the shifts ``bc*(r % br) + r//br`` of the ``n`` rows are
@@ -164,8 +165,8 @@ def _pattern(g: Geometry) -> list[int]:
     return [(bc * (r % br) + r // br + c) % n + 1 for r in range(n) for c in range(n)]
 
 
-def random_grid(g: Geometry, rng: random.Random) -> Puzzle:
-    """A random complete grid of geometry ``g``, drawn with ``rng``, in bounded time.
+def random_grid(g: Rules, rng: random.Random) -> Puzzle:
+    """A random complete grid under the rules ``g``, drawn with ``rng``, in bounded time.
 
     Up to a side of 25, a randomized backtracking fill, restarted when it hits its node
     cap, at most ``_FILL_ATTEMPTS`` times (see the module for how uniform it is). For
@@ -182,7 +183,7 @@ def random_grid(g: Geometry, rng: random.Random) -> Puzzle:
 
 
 def generate_grid(
-    box: str | Geometry = "3x3", *, seed: int | None = None, rng: random.Random | None = None
+    box: str | Rules = "3x3", *, seed: int | None = None, rng: random.Random | None = None
 ) -> Puzzle:
     """A random complete, valid grid of the given box shape, in bounded time.
 

@@ -22,7 +22,8 @@ from enum import StrEnum
 from cpsudoku.engines import Backend, get_backend, uniqueness_checker
 from cpsudoku.generate.grids import grid_shape, random_grid, random_source
 from cpsudoku.model.errors import CpSudokuError
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.rating import Grade, Rating, rate_puzzle
 
 #: Attempts (grids tried) per puzzle before a clue or difficulty target is given up.
@@ -77,7 +78,7 @@ class GeneratedPuzzle:
 # --------------------------------------------------------------------------- puzzles
 
 
-def orbits(g: Geometry, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
+def orbits(g: Rules, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
     """The groups of cells that are emptied together under ``symmetry``."""
     n, size = g.n, g.cells
     sym = Symmetry(symmetry)
@@ -102,7 +103,7 @@ def orbits(g: Geometry, symmetry: Symmetry | str) -> list[tuple[int, ...]]:
 class _Remover:
     """Clue removal against one uniqueness checker, with a shortcut for singles."""
 
-    def __init__(self, g: Geometry, backend: Backend) -> None:
+    def __init__(self, g: Rules, backend: Backend) -> None:
         self.g = g
         self.backend = backend
         self.full = (1 << g.n) - 1
@@ -170,14 +171,14 @@ class _Remover:
         return cells
 
 
-def _resolve_backend(backend: str | Backend | None, g: Geometry) -> Backend:
+def _resolve_backend(backend: str | Backend | None, g: Rules) -> Backend:
     if isinstance(backend, Backend):
         return backend
     return get_backend(backend or uniqueness_checker(g))
 
 
 def _check_targets(
-    g: Geometry,
+    g: Rules,
     clues: int | None,
     symmetry: Symmetry | str,
     difficulty: Grade | str | None,
@@ -208,7 +209,7 @@ def _check_targets(
 
 
 def generate_puzzle(
-    box: str | Geometry = "3x3",
+    box: str | Rules = "3x3",
     *,
     clues: int | None = None,
     symmetry: Symmetry | str = Symmetry.NONE,
@@ -276,7 +277,7 @@ def generate_puzzle(
 
 def generate_puzzles(
     count: int = 1,
-    box: str | Geometry = "3x3",
+    box: str | Rules = "3x3",
     *,
     clues: int | None = None,
     symmetry: Symmetry | str = Symmetry.NONE,

@@ -60,6 +60,14 @@ class BoxShapeError(PuzzleError):
     """A box shape that is malformed or does not fit the grid."""
 
 
+class RulesError(PuzzleError):
+    """Rules that do not hold together.
+
+    A malformed spec, regions that do not tile the grid, a constraint whose cells are
+    off the grid or whose sum is impossible.
+    """
+
+
 class DatasetError(CpSudokuError, ValueError):
     """A dataset file that cannot be read as one: no puzzle column, a zip of several files."""
 

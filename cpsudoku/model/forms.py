@@ -1,4 +1,4 @@
-"""Parse every accepted text form into a :class:`~cpsudoku.model.grid.Puzzle`, and format back.
+"""Parse every accepted text form into a :class:`~cpsudoku.model.rules.Puzzle`, and format back.
 
 Accepted forms (see :func:`parse`):
 
@@ -35,7 +35,8 @@ from cpsudoku.model.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
-from cpsudoku.model.grid import SYMBOLS, Geometry, Puzzle, as_geometry, geometry, geometry_for_size
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import SYMBOLS, Rules, as_rules
 from cpsudoku.model.text import decode_text
 
 #: What :func:`parse` accepts.
@@ -79,7 +80,7 @@ class AmbiguousZeroWarning(UserWarning):
 
 def parse(
     data: PuzzleLike,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     *,
     check: bool = True,
     symbols: str | None = None,
@@ -89,7 +90,7 @@ def parse(
     Args:
         data: puzzle text (``bytes`` are decoded: UTF-8, or UTF-16/32 by their
             byte-order mark), a list of rows, a flat list of ints, or a Puzzle.
-        box: box shape (``"2x3"`` or a Geometry); inferred from the size when None.
+        box: box shape (``"2x3"``) or Rules; inferred from the size when None.
         check: raise :class:`~cpsudoku.model.errors.ConflictingGivensError` when two givens
             clash (the default). Pass False to parse a puzzle just to look at it.
         symbols: the symbols of the values 1..n, in order, e.g.
@@ -110,12 +111,12 @@ def parse(
     >>> to_line(parse("0123" "2301" "...." "....", symbols="0123"), symbols="0123")
     '012323013012....'
     """
-    geom = as_geometry(box)
+    geom = as_rules(box)
     if symbols is not None:
         geom = symbols_geometry(symbols, geom)
     if isinstance(data, Puzzle):
-        if geom is not None and geom != data.geometry:
-            raise BoxShapeError(f"puzzle is {data.geometry}, not {geom}")
+        if geom is not None and geom != data.rules:
+            raise BoxShapeError(f"puzzle is {data.rules}, not {geom}")
         puzzle = data
     elif isinstance(data, str):
         puzzle = _parse_text(data, geom, symbols)
@@ -131,8 +132,8 @@ def parse(
     return puzzle.check() if check else puzzle
 
 
-def _geometry_for_length(length: int, geom: Geometry | None, what: str) -> Geometry:
-    """The geometry for ``length`` cells; ``what`` names the count in messages."""
+def _geometry_for_length(length: int, geom: Rules | None, what: str) -> Rules:
+    """The rules for ``length`` cells; ``what`` names the count in messages."""
     if geom is not None:
         if length != geom.cells:
             raise WrongLengthError(f"a {geom} grid has {geom.cells} cells, got {length} {what}")
@@ -146,10 +147,10 @@ def _geometry_for_length(length: int, geom: Geometry | None, what: str) -> Geome
             f"got {length} {what}, which is not the cell count of a square grid "
             f"(nearest: {below} for {n}x{n}, {above} for {n + 1}x{n + 1})"
         )
-    return geometry_for_size(n)
+    return Rules.for_size(n)
 
 
-def _parse_text(text: str, geom: Geometry | None, symbols: str | None = None) -> Puzzle:
+def _parse_text(text: str, geom: Rules | None, symbols: str | None = None) -> Puzzle:
     if len(text) > MAX_TEXT:
         raise WrongLengthError(
             f"input of {len(text):,} characters is too large (at most {MAX_TEXT:,})"
@@ -201,7 +202,7 @@ def zero_may_be_a_digit(line: str) -> bool:
     return len(line) == 256 and "0" in line and not any(c in line for c in "._-*")
 
 
-def _parse_text_object(text: str, geom: Geometry | None, symbols: str | None) -> Puzzle:
+def _parse_text_object(text: str, geom: Rules | None, symbols: str | None) -> Puzzle:
     """A one-puzzle JSON object: its puzzle is under one of :data:`PUZZLE_KEYS`.
 
     ``{"board": [[...]]}`` (a LeetCode board) or ``{"puzzle": "..."}``, as a dataset's
@@ -259,8 +260,8 @@ def _lookup(symbols: str) -> dict[str, int]:
     return table
 
 
-def symbols_geometry(symbols: str, geom: Geometry | None) -> Geometry:
-    """The geometry a symbol alphabet implies (its length is the side), checked.
+def symbols_geometry(symbols: str, geom: Rules | None) -> Rules:
+    """The classic rules a symbol alphabet implies (its length is the side), checked.
 
     ``geom``, when given, must have as many values as there are symbols.
 
@@ -282,10 +283,10 @@ def symbols_geometry(symbols: str, geom: Geometry | None) -> Geometry:
                 f"{len(symbols)} symbols do not fit a {geom} grid, which needs {geom.n}"
             )
         return geom
-    return geometry_for_size(len(symbols))
+    return Rules.for_size(len(symbols))
 
 
-def _parse_digit_tokens(text: str, tokens: list[str], geom: Geometry | None) -> Puzzle:
+def _parse_digit_tokens(text: str, tokens: list[str], geom: Rules | None) -> Puzzle:
     """All-digit tokens: whitespace- or comma-separated integers, or rows of digits.
 
     ``10 11 0 ...`` is the integer form (one value per token); ``003020600`` on each
@@ -382,7 +383,7 @@ def _is_square(k: int) -> bool:
     return k > 0 and math.isqrt(k) ** 2 == k
 
 
-def _parse_symbols(text: str, geom: Geometry | None, symbols: str | None = None) -> Puzzle:
+def _parse_symbols(text: str, geom: Rules | None, symbols: str | None = None) -> Puzzle:
     lookup = _VALUE if symbols is None else _lookup(symbols)
     if text and not _LAYOUT_CHARS.search(text):
         # One line of symbols, the form of every dataset: a dict lookup per character.
@@ -392,7 +393,7 @@ def _parse_symbols(text: str, geom: Geometry | None, symbols: str | None = None)
         if (n * n == len(values) and geom is None) or (
             geom is not None and len(values) == geom.cells
         ):
-            g = geom or geometry_for_size(n)
+            g = geom or Rules.for_size(n)
             if min(values) >= 0 and max(values) <= g.n:
                 return Puzzle(g, tuple(values))
     lines = text.splitlines()
@@ -410,7 +411,7 @@ def _parse_symbols(text: str, geom: Geometry | None, symbols: str | None = None)
                 where.append((ln, col))
     g = _geometry_for_length(len(chars), geom, "cells")
     if drawn and drawn[0] * drawn[1] == g.n and drawn != (g.box_rows, g.box_cols):
-        g = geometry(*drawn)  # the boxes the grid draws, e.g. 3x2 rather than 2x3
+        g = Rules.classic(*drawn)  # the boxes the grid draws, e.g. 3x2 rather than 2x3
     n = g.n
     values = []
     for i, ch in enumerate(chars):
@@ -469,7 +470,7 @@ def _drawn_box(lines: list[str]) -> tuple[int, int] | None:
     return (box_rows, cols) if box_rows and cols else None
 
 
-def _content_lines(lines: list[str], geom: Geometry | None) -> list[str]:
+def _content_lines(lines: list[str], geom: Rules | None) -> list[str]:
     """The lines of a multi-line grid that hold cells: layout lines dropped.
 
     A line of only ``-`` (with spaces or ``|``) is ambiguous: ``-`` is an empty
@@ -509,7 +510,7 @@ def _content_lines(lines: list[str], geom: Geometry | None) -> list[str]:
 
         rows: list[int] = []
         if candidates and content < width < content + len(candidates) and fits(width * width):
-            g = geom or geometry_for_size(width)
+            g = geom or Rules.for_size(width)
             rows = _rows_among_separators(lines, layout, candidates, width, g.box_rows)
         elif (
             candidates
@@ -587,7 +588,7 @@ def _cell_value(item: object, i: int, symbols: str | None) -> int:
 
 
 def _parse_sequence(
-    data: Sequence[object], geom: Geometry | None, symbols: str | None = None
+    data: Sequence[object], geom: Rules | None, symbols: str | None = None
 ) -> Puzzle:
     if data and all(isinstance(row, list | tuple) for row in data):
         rows = [list(row) for row in data]  # type: ignore[call-overload]
@@ -614,12 +615,12 @@ def _parse_sequence(
     return _from_values(values, geom, "cells")
 
 
-def _from_values(values: list[int], geom: Geometry | None, what: str) -> Puzzle:
+def _from_values(values: list[int], geom: Rules | None, what: str) -> Puzzle:
     """A Puzzle from integer values; the Puzzle itself checks the range (0 = empty)."""
     return Puzzle(_geometry_for_length(len(values), geom, what), tuple(values))
 
 
-def as_puzzle(data: PuzzleLike, box: str | Geometry | None = None) -> Puzzle:
+def as_puzzle(data: PuzzleLike, box: str | Rules | None = None) -> Puzzle:
     """``data`` itself when it is a Puzzle, else :func:`parse` of it (clashes allowed).
 
     For functions that look at a grid rather than solve it, so that they take every

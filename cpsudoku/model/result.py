@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cpsudoku.model.grid import Puzzle
+    from cpsudoku.model.puzzle import Puzzle
 
 
 class Status(StrEnum):

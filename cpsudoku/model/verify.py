@@ -1,7 +1,7 @@
 """Solver-free checking: is a grid a valid completion of a puzzle?
 
 This module shares no code with any engine: it reads the rules only from the
-geometry's list of units. Every solution any backend returns goes through
+rules' list of units. Every solution any backend returns goes through
 :func:`is_solution` before it is reported; :func:`solution_problems` says what is
 wrong when it fails.
 """
@@ -14,26 +14,27 @@ from itertools import compress
 from operator import add, itemgetter
 
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 
 def _puzzles(puzzle: PuzzleLike, solution: PuzzleLike) -> tuple[Puzzle, Puzzle]:
-    """Both as Puzzles, the solution read in the puzzle's geometry."""
+    """Both as Puzzles, the solution read under the puzzle's rules."""
     first = as_puzzle(puzzle)
-    return first, as_puzzle(solution, first.geometry)
+    return first, as_puzzle(solution, first.rules)
 
 
 def solution_problems(puzzle: PuzzleLike, solution: PuzzleLike) -> list[str]:
     """Everything wrong with ``solution`` as a completion of ``puzzle`` (empty if valid).
 
-    Checks: same geometry, every cell filled with 1..n, every given kept, and every
+    Checks: same rules, every cell filled with 1..n, every given kept, and every
     unit holding each value exactly once. Either may be in any form
     :func:`cpsudoku.parse` reads.
     """
     puzzle, solution = _puzzles(puzzle, solution)
-    g = puzzle.geometry
-    if solution.geometry != g:
-        return [f"solution is {solution.geometry}, puzzle is {g}"]
+    g = puzzle.rules
+    if solution.rules != g:
+        return [f"solution is {solution.rules}, puzzle is {g}"]
     problems = []
     sol = solution.cells
     if 0 in sol or any(
@@ -71,8 +72,8 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
     """
     if not (isinstance(puzzle, Puzzle) and isinstance(solution, Puzzle)):
         puzzle, solution = _puzzles(puzzle, solution)
-    g = puzzle.geometry
-    if solution.geometry != g:
+    g = puzzle.rules
+    if solution.rules != g:
         return False
     sol = solution.cells
     gather, keys, values = _layout(g)
@@ -85,9 +86,9 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
 
 @lru_cache(maxsize=64)
 def _layout(
-    g: Geometry,
+    g: Rules,
 ) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], tuple[int, ...], frozenset[int]]:
-    """What :func:`is_solution` needs of a geometry, computed once per geometry.
+    """What :func:`is_solution` needs of a set of rules, computed once per rules.
 
     A getter of every unit's values, one unit after another; the matching key offsets
     ``k*(n+1)`` (k = the unit's index); and the set 1..n.

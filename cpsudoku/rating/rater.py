@@ -29,8 +29,8 @@ and a grade (:class:`Grade`). The score is the weight of the hardest technique (
 scale modelled on Sudoku Explainer's) plus small terms for how often hard techniques
 and trials were needed; see :func:`score_of`.
 
-Everything reads the rules from the geometry's units, so any box shape works; the
-fish need the row and column units, which every geometry has.
+Everything reads the rules from the rules' units, so any box shape works; the
+fish need the row and column units, which every grid has.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ from itertools import combinations
 
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, parse
-from cpsudoku.model.grid import Geometry, Puzzle
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
+from cpsudoku.model.rules import Rules
 
 #: Trial placements allowed for one rating before it gives up (status ``timeout``).
 DEFAULT_MAX_TRIALS = 20_000
@@ -237,7 +238,7 @@ class Rating:
 
 @dataclass(frozen=True)
 class _Tables:
-    """Everything the techniques need about a geometry, computed once per shape."""
+    """Everything the techniques need about a set of rules, computed once per rules."""
 
     n: int
     full: int
@@ -260,7 +261,7 @@ _KIND_ORDER = {"box": 0, "row": 1, "column": 2}
 
 
 @cache
-def _tables(g: Geometry) -> _Tables:
+def _tables(g: Rules) -> _Tables:
     units = g.units
     kinds = [u.kind for u in units]
     scan_order = tuple(sorted(range(len(units)), key=lambda k: (_KIND_ORDER.get(kinds[k], 3), k)))
@@ -309,13 +310,13 @@ class Candidates:
     :meth:`apply` the step. Tests build special situations with :meth:`eliminate`.
     """
 
-    __slots__ = ("cand", "empty", "geometry", "tables", "used", "vals")
+    __slots__ = ("cand", "empty", "rules", "tables", "used", "vals")
 
     def __init__(self, puzzle: Puzzle) -> None:
         """Start from the givens of ``puzzle`` (which must not clash)."""
-        g = puzzle.geometry
+        g = puzzle.rules
         t = _tables(g)
-        self.geometry = g
+        self.rules = g
         self.tables = t
         self.vals = list(puzzle.cells)
         self.used = [0] * len(t.unit_cells)
@@ -336,7 +337,7 @@ class Candidates:
     def copy(self) -> Candidates:
         """An independent copy (for a trial placement)."""
         other = Candidates.__new__(Candidates)
-        other.geometry = self.geometry
+        other.rules = self.rules
         other.tables = self.tables
         other.vals = self.vals.copy()
         other.used = self.used.copy()
@@ -400,7 +401,7 @@ class Candidates:
 
     def to_puzzle(self) -> Puzzle:
         """The placed values as a Puzzle (0 where still empty)."""
-        return Puzzle(self.geometry, tuple(self.vals))
+        return Puzzle(self.rules, tuple(self.vals))
 
 
 # --------------------------------------------------------------------------- text
@@ -975,7 +976,7 @@ def rate_puzzle(puzzle: Puzzle, *, max_trials: int = DEFAULT_MAX_TRIALS) -> Rati
 def rate(
     puzzle: PuzzleLike,
     *,
-    box: str | Geometry | None = None,
+    box: str | Rules | None = None,
     backend: str | None = None,
     max_trials: int = DEFAULT_MAX_TRIALS,
 ) -> Rating:
@@ -997,7 +998,7 @@ def rate(
     from cpsudoku.engines import get_backend, uniqueness_checker
 
     parsed = parse(puzzle, box)
-    found = get_backend(backend or uniqueness_checker(parsed.geometry)).count(parsed, limit=2)
+    found = get_backend(backend or uniqueness_checker(parsed.rules)).count(parsed, limit=2)
     if found.count != 1:
         status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
         return Rating(parsed, status)

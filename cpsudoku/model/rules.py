@@ -1,0 +1,511 @@
+"""What a puzzle's rules are: one immutable value, shared by every engine.
+
+Glossary (used across the package):
+
+- ``R x C``: box shape, R rows by C columns; ``n = R*C`` symbols, an ``n x n`` grid.
+- cell: an index ``i = r*n + c`` into the row-major tuple of ``n*n`` cells (0-based
+  ``r``, ``c``); messages and exports speak 1-based "row 3, column 5" / "r3c5".
+- value / digit ``d``: 1..n; 0 means an empty cell.
+- unit: a group of cells that must all differ: a row, a column, a box (or, in a
+  jigsaw, an irregular region), and any extra region (a diagonal, a window...). The
+  list of units *is* the no-repeat part of the rules: encoders, the oracle and the
+  verifier iterate over it, so a new region shape is new data, never a new encoder.
+- constraint: any other rule (cages, lines, dots...), a value of its own kind
+  (:mod:`cpsudoku.model.constraints`); an engine that cannot take a kind refuses the
+  puzzle by name, so nothing is ever dropped.
+- peers of a cell: the other cells sharing a unit with it.
+
+A :class:`Rules` value is immutable and hashable, compares by what it says, pickles
+whole (every region and constraint, to every worker, process and cluster task), and
+has a stable JSON spec (:meth:`Rules.spec`, :meth:`Rules.from_spec`). Equal rules are
+one object per process (they are interned when built by :meth:`Rules.classic` or
+unpickled), so what an engine derives from them (units, encoded clauses, a model) is
+built once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from operator import itemgetter
+from typing import Any
+
+from cpsudoku.model.constraints import Constraint, constraint_from_spec
+from cpsudoku.model.errors import BoxShapeError, RulesError
+
+#: Symbols for the values 1..35 in the one-line form; '.' is written for empty cells.
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+#: Largest side accepted (10,000 cells): bigger inputs are refused as too large
+#: rather than handed to an engine that would take hours to encode them.
+MAX_SIZE = 100
+
+#: A cell written as ``r3c5`` (1-based), as setters' tools write them.
+_CELL_NAME = re.compile(r"^[rR](\d+)[cC](\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One group of cells that must hold different values.
+
+    Attributes:
+        kind: ``"row"``, ``"column"``, ``"box"``, ``"region"`` (a jigsaw's), or the
+            kind of an extra region (``"diagonal"``, ``"window"``, ...).
+        number: 1-based number of the unit within its kind (boxes row-major).
+        cells: cell indices of the unit.
+    """
+
+    kind: str
+    number: int
+    cells: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """An extra no-repeat region, beyond the rows, columns and boxes.
+
+    Attributes:
+        kind: what it is, for messages and specs: ``"diagonal"``, ``"anti-diagonal"``,
+            ``"window"``, ``"disjoint group"``, or ``"region"`` for any listed one.
+        cells: its cells, as indices.
+    """
+
+    kind: str
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of a puzzle: its size, its no-repeat units, and its other constraints.
+
+    Build the classic rules with :meth:`classic` (or :meth:`for_size`), others with
+    :meth:`jigsaw`, :meth:`with_extra` and :meth:`with_constraints`, or from a spec
+    (:meth:`from_spec`). The constructor checks everything: every cell in range, a
+    jigsaw's regions a partition of the grid into ``n`` regions of ``n`` cells, an
+    extra region of ``n`` distinct cells.
+
+    Attributes:
+        size: the side ``n`` of the grid.
+        box: the box shape ``(rows, cols)``, or None when ``regions`` replace the boxes.
+        regions: a jigsaw's ``n`` irregular regions (empty for boxes).
+        extra: extra no-repeat regions (diagonals, windows, ...).
+        constraints: the other rules, each a :class:`~cpsudoku.model.constraints.Constraint`.
+    """
+
+    size: int
+    box: tuple[int, int] | None = None
+    regions: tuple[tuple[int, ...], ...] = ()
+    extra: tuple[Region, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = self.size
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RulesError(f"a grid's side is a positive whole number, not {n!r}")
+        if n > MAX_SIZE:
+            raise BoxShapeError(
+                f"a {n}x{n} grid is too large; the largest supported side is {MAX_SIZE}"
+            )
+        if self.box is not None:
+            rows, cols = self.box
+            if rows < 1 or cols < 1:
+                raise BoxShapeError(f"box shape {rows}x{cols} is not positive")
+            if rows * cols != n:
+                raise BoxShapeError(f"{rows}x{cols} boxes do not tile a {n}x{n} grid")
+            if self.regions:
+                raise RulesError("a grid has boxes or jigsaw regions, not both")
+        elif not self.regions:
+            raise RulesError("a grid needs boxes or jigsaw regions")
+        else:
+            _check_partition(self.regions, n)
+        for region in self.extra:
+            _check_region(region, n)
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def classic(cls, box_rows: int, box_cols: int) -> Rules:
+        """The classic rules with boxes of ``box_rows x box_cols`` cells (one per shape).
+
+        >>> Rules.classic(2, 3).n
+        6
+        """
+        return _classic(box_rows, box_cols)
+
+    @classmethod
+    def for_size(cls, n: int) -> Rules:
+        """The classic rules for a grid of side ``n``.
+
+        Square boxes when n is a perfect square, otherwise the most square
+        factorisation R x C with R <= C (6 -> 2x3, 12 -> 3x4). A prime n gives 1 x n
+        boxes: a Latin square.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise BoxShapeError(f"grid side {n} is not positive")
+        r = math.isqrt(n)
+        while n % r:
+            r -= 1
+        return _classic(r, n // r)
+
+    @classmethod
+    def jigsaw(cls, regions: Sequence[Iterable[int | str]], **more: Any) -> Rules:
+        """Jigsaw rules: ``n`` irregular regions of ``n`` cells in place of the boxes.
+
+        ``regions`` are lists of cells (indices, or ``"r1c2"`` names).
+        """
+        n = len(regions)
+        cells = tuple(tuple(_cell(c, n) for c in region) for region in regions)
+        return _intern(cls(n, None, cells, **more))
+
+    def with_extra(self, *regions: Region) -> Rules:
+        """These rules plus extra no-repeat regions (a diagonal, a window, any region)."""
+        return _intern(
+            Rules(self.size, self.box, self.regions, self.extra + regions, self.constraints)
+        )
+
+    def with_constraints(self, *constraints: Constraint) -> Rules:
+        """These rules plus more constraints."""
+        return _intern(
+            Rules(self.size, self.box, self.regions, self.extra, self.constraints + constraints)
+        )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled whole (every region and constraint), as its defining fields only:
+        # the units and peers derived from them are rebuilt once per process on
+        # arrival (interned), not shipped to every worker.
+        return _unpickle, (self.size, self.box, self.regions, self.extra, self.constraints)
+
+    # ------------------------------------------------------------------ the spec
+
+    def spec(self) -> dict[str, Any]:
+        """The rules as a JSON-ready object, stable across versions.
+
+        ``{"size": 9, "box": "3x3"}`` for the classic rules; a jigsaw has
+        ``"regions"`` (lists of 0-based cell indices) instead of ``"box"``; extra
+        regions are ``"extra": [{"kind": ..., "cells": [...]}]``, constraints
+        ``"constraints": [...]`` (each with its ``"kind"``).
+        """
+        out: dict[str, Any] = {"size": self.size}
+        if self.box is not None:
+            out["box"] = f"{self.box[0]}x{self.box[1]}"
+        else:
+            out["regions"] = [list(r) for r in self.regions]
+        if self.extra:
+            out["extra"] = [{"kind": r.kind, "cells": list(r.cells)} for r in self.extra]
+        if self.constraints:
+            out["constraints"] = [c.spec() for c in self.constraints]
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any] | str) -> Rules:
+        """Rules from :meth:`spec`'s object (or its JSON text).
+
+        Cells may be 0-based indices or ``"r1c2"`` names.
+
+        Raises:
+            RulesError: an unknown key, a malformed value, or rules that do not hold
+                together (cells out of range, regions that overlap...).
+        """
+        if isinstance(spec, str):
+            try:
+                spec = json.loads(spec)
+            except json.JSONDecodeError as exc:
+                raise RulesError(f"rules spec is not JSON: {exc.msg}") from None
+        if not isinstance(spec, Mapping):
+            raise RulesError(f"a rules spec is a JSON object, not {type(spec).__name__}")
+        unknown = set(spec) - {"size", "box", "regions", "extra", "constraints"}
+        if unknown:
+            raise RulesError(f"unknown key in a rules spec: {', '.join(sorted(unknown))}")
+        box = _box_of_text(str(spec["box"])) if spec.get("box") is not None else None
+        raw_regions = _list(spec.get("regions", ()), "regions")
+        size = spec.get("size", box[0] * box[1] if box else len(raw_regions))
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise RulesError(f"a rules spec needs its size (a whole number), got {size!r}")
+        regions = tuple(tuple(_cell(c, size) for c in _list(r, "a region")) for r in raw_regions)
+        extra = tuple(_region(item, size) for item in _list(spec.get("extra", ()), "extra"))
+        constraints = tuple(
+            constraint_from_spec(item, size)
+            for item in _list(spec.get("constraints", ()), "constraints")
+        )
+        return _intern(cls(size, box, regions, extra, constraints))
+
+    # ------------------------------------------------------------------ derived
+
+    @property
+    def n(self) -> int:
+        """Side of the grid (the number of symbols)."""
+        return self.size
+
+    @property
+    def cells(self) -> int:
+        """Number of cells, ``n*n``."""
+        return self.size * self.size
+
+    @property
+    def has_boxes(self) -> bool:
+        """True when the third unit family is boxes (not a jigsaw's regions)."""
+        return self.box is not None
+
+    @property
+    def is_classic(self) -> bool:
+        """True for rows, columns and boxes alone: no jigsaw, no extra region, no constraint.
+
+        The classic rules are what the shape-specific tools assume (symmetries of
+        bands and stacks, box lines in a drawing, canonical forms).
+        """
+        return self.box is not None and not self.extra and not self.constraints
+
+    @property
+    def box_rows(self) -> int:
+        """Rows per box (raises RulesError for a jigsaw, which has no boxes)."""
+        return self._box()[0]
+
+    @property
+    def box_cols(self) -> int:
+        """Columns per box (raises RulesError for a jigsaw, which has no boxes)."""
+        return self._box()[1]
+
+    def _box(self) -> tuple[int, int]:
+        if self.box is None:
+            raise RulesError(f"{self} has no boxes")
+        return self.box
+
+    @property
+    def box_shape(self) -> str:
+        """The box shape as written on the command line, e.g. ``"2x3"``."""
+        return f"{self.box_rows}x{self.box_cols}"
+
+    def box_of(self, r: int, c: int) -> int:
+        """0-based box number (row-major) of the cell at 0-based (r, c)."""
+        boxes_per_row = self.n // self.box_cols
+        return (r // self.box_rows) * boxes_per_row + c // self.box_cols
+
+    def __str__(self) -> str:
+        n = self.n
+        layout = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "jigsaw regions"
+        more = "".join(
+            f" + {count} {kind}{'s' * (count > 1)}" for kind, count in self._kinds().items()
+        )
+        return f"{n}x{n} ({layout}{more})"
+
+    def _kinds(self) -> dict[str, int]:
+        """Extra regions and constraints counted by kind, in order of appearance."""
+        kinds: dict[str, int] = {}
+        for kind in [r.kind for r in self.extra] + [c.kind for c in self.constraints]:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        return kinds
+
+    def describe(self) -> list[str]:
+        """The rules in words, one line per family, e.g. for ``cpsudoku solve``."""
+        lines = [f"a {self.n}x{self.n} grid: every row and column holds each value once"]
+        if self.box:
+            lines.append(f"every {self.box[0]}x{self.box[1]} box holds each value once")
+        else:
+            lines.append(f"every one of the {self.n} jigsaw regions holds each value once")
+        for kind, count in self._kinds().items():
+            lines.append(f"{count} {kind}{'s' * (count > 1)}")
+        return lines
+
+    @cached_property
+    def units(self) -> tuple[Unit, ...]:
+        """Every unit: the n rows, the n columns, the n boxes (or regions), the extras."""
+        n = self.n
+        rows = [Unit("row", r + 1, tuple(r * n + c for c in range(n))) for r in range(n)]
+        cols = [Unit("column", c + 1, tuple(r * n + c for r in range(n))) for c in range(n)]
+        third: list[Unit] = []
+        if self.box is not None:
+            br, bc = self.box
+            for b in range(n):
+                r0, c0 = (b // (n // bc)) * br, (b % (n // bc)) * bc
+                cells = tuple((r0 + dr) * n + c0 + dc for dr in range(br) for dc in range(bc))
+                third.append(Unit("box", b + 1, cells))
+        else:
+            third = [Unit("region", k + 1, cells) for k, cells in enumerate(self.regions)]
+        numbers: dict[str, int] = {}
+        extra = []
+        for region in self.extra:
+            numbers[region.kind] = numbers.get(region.kind, 0) + 1
+            extra.append(Unit(region.kind, numbers[region.kind], region.cells))
+        return tuple(rows + cols + third + extra)
+
+    @cached_property
+    def unit_cells(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of each unit, in the order of :attr:`units` (the fast form)."""
+        return tuple(u.cells for u in self.units)
+
+    @cached_property
+    def unit_getters(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+        """For each unit, a function taking a grid's cells to the unit's values.
+
+        ``operator.itemgetter`` does the gathering in C: the verifier and the givens
+        check run once per puzzle, so their cost is part of every solve.
+        """
+        return tuple(
+            itemgetter(*cells) if len(cells) > 1 else _single(cells[0]) for cells in self.unit_cells
+        )
+
+    @cached_property
+    def units_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indices (into :attr:`units`) of the units holding it."""
+        owners: list[list[int]] = [[] for _ in range(self.cells)]
+        for k, cells in enumerate(self.unit_cells):
+            for i in cells:
+                owners[i].append(k)
+        return tuple(tuple(o) for o in owners)
+
+    @cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the sorted other cells that share a unit with it."""
+        result = []
+        for i in range(self.cells):
+            near = {j for k in self.units_of[i] for j in self.unit_cells[k]}
+            near.discard(i)
+            result.append(tuple(sorted(near)))
+        return tuple(result)
+
+    def position(self, i: int) -> str:
+        """Human form of cell ``i``: ``"row 3, column 5"`` (1-based)."""
+        return f"row {i // self.n + 1}, column {i % self.n + 1}"
+
+    def symbol(self, value: int) -> str:
+        """The one-line symbol of ``value`` (``.`` for 0); only for n <= 35."""
+        return "." if value == 0 else SYMBOLS[value - 1]
+
+
+def _single(i: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A one-cell unit's gatherer (``itemgetter`` of one index returns no tuple)."""
+    return lambda cells: (cells[i],)
+
+
+def _check_partition(regions: tuple[tuple[int, ...], ...], n: int) -> None:
+    """Raise RulesError unless ``regions`` are n regions of n cells covering the grid."""
+    if len(regions) != n:
+        raise RulesError(f"a {n}x{n} jigsaw has {n} regions, got {len(regions)}")
+    seen: dict[int, int] = {}
+    for k, region in enumerate(regions, 1):
+        if len(region) != n:
+            raise RulesError(f"jigsaw region {k} has {len(region)} cells, not {n}")
+        for i in region:
+            _in_range(i, n, f"jigsaw region {k}")
+            if i in seen:
+                raise RulesError(
+                    f"cell r{i // n + 1}c{i % n + 1} is in jigsaw regions {seen[i]} and {k}"
+                )
+            seen[i] = k
+
+
+def _check_region(region: Region, n: int) -> None:
+    """Raise RulesError unless ``region`` is ``n`` distinct cells of the grid."""
+    if len(region.cells) != n:
+        raise RulesError(
+            f"a {region.kind} region of a {n}x{n} grid has {n} cells, got {len(region.cells)}"
+        )
+    for i in region.cells:
+        _in_range(i, n, f"a {region.kind} region")
+    if len(set(region.cells)) != len(region.cells):
+        raise RulesError(f"a {region.kind} region lists a cell twice")
+
+
+def _in_range(i: object, n: int, where: str) -> None:
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n * n:
+        raise RulesError(f"cell {i!r} of {where} is not a cell of a {n}x{n} grid")
+
+
+def _cell(value: object, n: int) -> int:
+    """A cell given as a 0-based index or as an ``r1c2`` name."""
+    if isinstance(value, str):
+        match = _CELL_NAME.match(value.strip())
+        if match is None:
+            raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
+        r, c = int(match.group(1)), int(match.group(2))
+        if not (1 <= r <= n and 1 <= c <= n):
+            raise RulesError(f"{value} is not a cell of a {n}x{n} grid")
+        return (r - 1) * n + c - 1
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
+    _in_range(value, n, "the rules")
+    return value
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"{what} must be a list, not {type(value).__name__}")
+    return list(value)
+
+
+def _region(item: object, n: int) -> Region:
+    """An extra region from its spec, ``{"kind": ..., "cells": [...]}``."""
+    if not isinstance(item, Mapping) or "cells" not in item:
+        raise RulesError(f'an extra region is an object with "cells", not {item!r}')
+    cells = tuple(_cell(c, n) for c in _list(item["cells"], "a region's cells"))
+    return Region(str(item.get("kind", "region")), cells)
+
+
+def _box_of_text(text: str) -> tuple[int, int]:
+    """``"2x3"`` (also ``2X3``, ``2*3``) as (2, 3)."""
+    parts = text.lower().replace("*", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 3x3 or 2x3")
+    return int(parts[0]), int(parts[1])
+
+
+@lru_cache(maxsize=256)
+def _interned(rules: Rules) -> Rules:
+    return rules
+
+
+def _intern(rules: Rules) -> Rules:
+    """The one object of this process equal to ``rules`` (recent ones are kept)."""
+    return _interned(rules)
+
+
+@lru_cache(maxsize=64)
+def _classic(box_rows: int, box_cols: int) -> Rules:
+    if isinstance(box_rows, bool) or not isinstance(box_rows, int) or not isinstance(box_cols, int):
+        raise BoxShapeError(f"box shape {box_rows!r}x{box_cols!r} is not two whole numbers")
+    if box_rows < 1 or box_cols < 1:
+        raise BoxShapeError(f"box shape {box_rows}x{box_cols} is not positive")
+    n = box_rows * box_cols
+    if n > MAX_SIZE:
+        raise BoxShapeError(
+            f"box shape {box_rows}x{box_cols} gives a {n}x{n} grid; "
+            f"the largest supported side is {MAX_SIZE}"
+        )
+    return _intern(Rules(n, (box_rows, box_cols)))
+
+
+def _unpickle(
+    size: int,
+    box: tuple[int, int] | None,
+    regions: tuple[tuple[int, ...], ...],
+    extra: tuple[Region, ...],
+    constraints: tuple[Constraint, ...],
+) -> Rules:
+    return _intern(Rules(size, box, regions, extra, constraints))
+
+
+def parse_box(text: str) -> Rules:
+    """The classic rules of a box shape such as ``"3x3"`` or ``"2x3"`` (``2X3``, ``2*3``)."""
+    return _classic(*_box_of_text(text))
+
+
+def as_rules(box: str | Rules | None) -> Rules | None:
+    """A ``box`` argument as Rules: a box shape such as ``"2x3"`` parsed, None kept.
+
+    Raises:
+        BoxShapeError: text that is no box shape, or something that is neither.
+    """
+    if box is None or isinstance(box, Rules):
+        return box
+    if isinstance(box, str):
+        return parse_box(box)
+    raise BoxShapeError(
+        f"a box shape is text such as '2x3' or Rules, not a {type(box).__name__} ({box!r})"
+    )
