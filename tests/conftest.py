@@ -12,7 +12,7 @@ import pytest
 
 from cpsudoku.cli import main
 from cpsudoku.model.puzzle import Puzzle
-from cpsudoku.model.rules import Rules
+from cpsudoku.model.rules import Region, Rules
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -86,6 +86,31 @@ def random_grid(g: Rules, rng: random.Random) -> Puzzle:
     cols = [s * bc + c for s in stacks for c in rng.sample(range(bc), bc)]
     symbols = rng.sample(range(1, n + 1), n)
     return Puzzle(g, tuple(symbols[pattern(r, c)] for r in rows for c in cols))
+
+
+#: Sudoku X: the classic rules plus both main diagonals.
+X = Rules.classic(3, 3).with_extra(
+    Region("diagonal", tuple(i * 9 + i for i in range(9))),
+    Region("anti-diagonal", tuple(i * 9 + 8 - i for i in range(9))),
+)
+
+
+def x_puzzle() -> Puzzle:
+    """A Sudoku X puzzle with one solution under X rules and several without them.
+
+    Made deterministically: the oracle's first X grid, then clues removed in cell
+    order while the X puzzle stays unique.
+    """
+    from cpsudoku.engines import create_backend
+
+    oracle = create_backend("backtrack")
+    cells = list(oracle.search(Puzzle(X, (0,) * 81), 1, None).solutions[0])
+    for i in range(81):
+        kept = cells[i]
+        cells[i] = 0
+        if oracle.count(Puzzle(X, tuple(cells)), limit=2).count != 1:
+            cells[i] = kept
+    return Puzzle(X, tuple(cells))
 
 
 @pytest.fixture

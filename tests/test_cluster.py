@@ -25,7 +25,7 @@ from conftest import read_lines, run_blocked
 from cpsudoku.cli import main
 from cpsudoku.datasets.batch import run_batch
 from cpsudoku.datasets.options import SolveOptions
-from cpsudoku.datasets.records import read_records
+from cpsudoku.datasets.records import Record, read_records
 from cpsudoku.datasets.rows import COLUMNS
 from cpsudoku.engines import REGISTRY
 
@@ -436,3 +436,20 @@ def test_worker_reuses_freed_memory_despite_the_nanny_setting() -> None:
     assert done.returncode == 0, done.stderr
     # Mmapped again and again before (glibc no longer adapts), from the heap after.
     assert done.stdout.split() == ["1", "1", "0"]
+
+
+def test_rules_travel_whole_to_worker_processes(scheduler: str, tmp_path: Path) -> None:
+    """The X rules reach the separate worker processes, diagonals and all (pickled)."""
+    from conftest import X, x_puzzle
+
+    from cpsudoku import solve
+    from cpsudoku.datasets.cluster import run_cluster_batch
+
+    text = str(x_puzzle())
+    out = tmp_path / "x.csv"
+    records = [Record(i, text) for i in range(6)]
+    options = SolveOptions.checked(FAST, box=X)
+    run_cluster_batch(records, str(out), options, scheduler=scheduler, partition_size=2)
+    rows = rows_of(out)
+    assert [r["status"] for r in rows] == ["unique"] * 6
+    assert {r["solution"] for r in rows} == {str(solve(text, box=X).solution)}

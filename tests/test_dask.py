@@ -175,3 +175,17 @@ def test_a_pandas_frame_is_solved_in_its_order(client: distributed.Client) -> No
 def test_something_else_than_a_frame_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="Dask or pandas DataFrame, not a list"):
         solve_dataframe(EASY[:3])  # type: ignore[arg-type]
+
+
+def test_rules_travel_whole_to_cluster_tasks(client: distributed.Client) -> None:
+    from conftest import X, x_puzzle
+
+    from cpsudoku import solve
+
+    text = str(x_puzzle())
+    bag = db.from_sequence([text] * 4, npartitions=2)
+    items = client.compute(solve_bag(bag, backend=FAST, box=X)).result()
+    assert [item["status"] for item in items] == ["unique"] * 4
+    assert {item["solution"] for item in items} == {str(solve(text, box=X).solution)}
+    classic = client.compute(solve_bag(bag, backend=FAST)).result()
+    assert {item["status"] for item in classic} == {"multiple"}  # the diagonals mattered

@@ -30,7 +30,7 @@ MIXED = [
 
 
 def rows_for(records: list[str], **options: object) -> list[tuple[str, ...]]:
-    opts = SolveOptions(ENGINE, **options)  # type: ignore[arg-type]
+    opts = SolveOptions.checked(ENGINE, **options)  # type: ignore[arg-type]
     return solve_records([Record(i, p) for i, p in enumerate(records)], opts)  # type: ignore[return-value]
 
 

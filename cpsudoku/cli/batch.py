@@ -143,9 +143,6 @@ def _run_batch(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.options import SolveOptions
     from cpsudoku.datasets.pool import max_jobs
     from cpsudoku.datasets.records import count_records_fast, read_records
-    from cpsudoku.engines import get_backend
-    from cpsudoku.model.forms import symbols_geometry
-    from cpsudoku.model.rules import parse_box
 
     if args.input != "-":
         if os.path.isdir(args.input):
@@ -174,21 +171,14 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
-    shape = parse_box(args.box) if args.box else None
-    if args.symbols is not None:
-        symbols_geometry(args.symbols, shape)
-    spec = backend_spec(args)
-    get_backend(spec)  # unknown backends are a usage error before any work starts
-    if args.verify_with:
-        get_backend(args.verify_with)
-    options = SolveOptions(
-        spec,
-        not args.no_unique,
-        args.time_limit,
-        args.box,
-        args.verify_with,
-        not args.no_presolve,
-        args.symbols,
+    options = SolveOptions.checked(  # every mistake is a usage error before any work
+        backend_spec(args),
+        unique=not args.no_unique,
+        time_limit=args.time_limit,
+        box=args.box,
+        verify_with=args.verify_with,
+        presolve=not args.no_presolve,
+        symbols=args.symbols,
     )
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None

@@ -18,11 +18,10 @@ from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
-from cpsudoku.engines import DEFAULT_BACKEND, get_backend
-from cpsudoku.engines.base import check_time_limit
-from cpsudoku.model.forms import PuzzleLike, symbols_geometry
+from cpsudoku.engines import DEFAULT_BACKEND
+from cpsudoku.model.forms import PuzzleLike
 from cpsudoku.model.result import Result
-from cpsudoku.model.rules import Rules, as_rules
+from cpsudoku.model.rules import Rules
 
 # ---------------------------------------------------------------- worker side
 
@@ -62,17 +61,14 @@ def solve_many(
     >>> [r.status.value for r in solve_many(["1.343..2.3..2..3", "12"], "backtrack")]
     ['unique', 'invalid']
     """
-    shape = as_rules(box)  # a bad box fails here, not once per puzzle
-    get_backend(backend)  # and so does an unknown backend
-    if time_limit is not None:
-        check_time_limit(time_limit)  # and a NaN time limit
-        # A limit already spent leaves no time for the pass either: every status is
-        # then ``timeout``, with the pass or without, as the engine alone would say.
-        presolve = presolve and time_limit > 0
-    box_text = shape.box_shape if shape else None
-    if symbols is not None:
-        symbols_geometry(symbols, shape)  # and symbols that are no alphabet
-    options = SolveOptions(backend, unique, time_limit, box_text, None, presolve, symbols)
+    options = SolveOptions.checked(
+        backend,
+        unique=unique,
+        time_limit=time_limit,
+        box=box,
+        presolve=presolve,
+        symbols=symbols,
+    )
     for _chunk, results in run_chunks(puzzles, solve_puzzles, options, jobs):
         yield from results
 

@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any
 from cpsudoku.datasets.cluster import require_distributed, solve_on_worker
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
-from cpsudoku.engines import DEFAULT_BACKEND, create_backend
-from cpsudoku.engines.base import check_time_limit
+from cpsudoku.engines import DEFAULT_BACKEND
 from cpsudoku.model.errors import CpSudokuError
-from cpsudoku.model.rules import Rules, as_rules
+from cpsudoku.model.rules import Rules
 
 if TYPE_CHECKING:
     import dask.bag
@@ -46,25 +45,6 @@ AUTO = "auto"
 PANDAS_PARTITION = 10_000
 
 _MISSING = "missing puzzle (empty value)"
-
-
-def _options(
-    backend: str,
-    unique: bool,
-    time_limit: float | None,
-    box: str | Rules | None,
-    presolve: bool,
-) -> SolveOptions:
-    """Checked solve options: a bad backend, box or time limit fails here, not on a worker.
-
-    A backend is made and closed at once, so its variants are checked too.
-    """
-    create_backend(backend).close()
-    shape = as_rules(box)
-    if time_limit is not None:
-        check_time_limit(time_limit)
-    box_text = shape.box_shape if shape else None
-    return SolveOptions(backend, unique, time_limit, box_text, presolve=presolve)
 
 
 def _record(i: int, value: object, solution: object = None) -> Record:
@@ -180,7 +160,9 @@ def solve_dataframe(
             f"column {column!r} holds numbers ({df[column].dtype}), which lose the leading "
             f"zeros of puzzles; read it as text, e.g. dd.read_csv(..., dtype={{{column!r}: str}})"
         )
-    options = _options(backend, unique, time_limit, box, presolve)
+    options = SolveOptions.checked(
+        backend, unique=unique, time_limit=time_limit, box=box, presolve=presolve
+    )
     clash = [c for c in RESULT_COLUMNS if c in df.columns]
     if clash:
         raise CpSudokuError(f"the DataFrame already has result columns {clash}; drop them first")
@@ -237,7 +219,9 @@ def solve_bag(
     ['unique']
     """
     require_distributed()
-    options = _options(backend, unique, time_limit, box, presolve)
+    options = SolveOptions.checked(
+        backend, unique=unique, time_limit=time_limit, box=box, presolve=presolve
+    )
     return bag.map_partitions(_solve_bag_partition, options)
 
 

@@ -23,7 +23,7 @@ from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
-from cpsudoku.model.rules import SYMBOLS, Rules, parse_box
+from cpsudoku.model.rules import SYMBOLS, Rules
 from cpsudoku.model.verify import is_solution
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = Fal
     """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`)."""
     engine = get_backend(options.backend)
     try:
-        parsed = parse(puzzle, options.box, check=False, symbols=options.symbols)
+        parsed = parse(puzzle, options.rules, check=False, symbols=options.symbols)
     except PuzzleError as exc:
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
     return engine.solve(
@@ -84,7 +84,7 @@ def _solution_mismatch(
     if status not in (Status.SOLVED, Status.MULTIPLE, Status.UNSOLVABLE):
         return None  # invalid or timed out: nothing to compare
     try:
-        puzzle = parse(record.puzzle, options.box, check=False, symbols=options.symbols)
+        puzzle = parse(record.puzzle, options.rules, check=False, symbols=options.symbols)
         given = parse(expected, puzzle.rules, check=False, symbols=options.symbols)
     except PuzzleError as exc:
         return f"the input's solution column is not a grid: {exc}"
@@ -160,7 +160,7 @@ def _logic_rows(
     if options.symbols is not None and not options.symbols.isascii():
         return  # the pass reads bytes: such records take the per-record path
     groups: dict[Rules, list[int]] = {}
-    fixed = parse_box(options.box) if options.box else None
+    fixed = options.rules
     if fixed is None and options.symbols is not None:
         fixed = Rules.for_size(len(options.symbols))
     for k, record in enumerate(records):
@@ -242,7 +242,7 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
         else:
             status, text, backend, seconds, _error = row
             solution = (
-                parse(text, options.box, check=False, symbols=options.symbols) if text else None
+                parse(text, options.rules, check=False, symbols=options.symbols) if text else None
             )
             results.append(Result(Status(status), solution, backend, seconds))
     return results

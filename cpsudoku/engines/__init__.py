@@ -31,6 +31,7 @@ __all__ = [
     "Backend",
     "Search",
     "backend_class",
+    "check_spec",
     "create_backend",
     "get_backend",
     "uniqueness_checker",
@@ -94,6 +95,16 @@ def create_backend(spec: str) -> Backend:
     _check_spec(spec)
     name, *variant = spec.split(":")
     return backend_class(name)(variant)
+
+
+def check_spec(spec: str) -> None:
+    """Raise now the error ``spec`` would raise when used; keep no engine alive.
+
+    Raises:
+        UnknownBackendError: an unknown engine or variant, or a spec that is no text.
+        BackendUnavailableError: the engine's solver library is not installed.
+    """
+    create_backend(spec).close()
 
 
 def get_backend(spec: str) -> Backend:

@@ -79,8 +79,9 @@ STOP_WAIT = 2.0
 #: The job number of a worker's first message, which says that its engine is ready.
 READY = 0
 
-#: Job: (job number, box rows, box cols, cells, limit, time limit).
-_Job = tuple[int, int, int, tuple[int, ...], int, float | None]
+#: Job: (job number, rules, cells, limit, time limit). The rules travel whole, as
+#: the value itself: every region and constraint reaches the engine's process.
+_Job = tuple[int, Rules, tuple[int, ...], int, float | None]
 
 
 def _serve(spec: str, conn: Connection, parent: tuple[int, bool]) -> None:
@@ -118,9 +119,9 @@ def _answer_jobs(spec: str, engine: Backend, conn: Connection) -> None:
             return
         if job is None:
             return
-        number, rows, cols, cells, limit, time_limit = job
+        number, rules, cells, limit, time_limit = job
         try:
-            found = engine.search(Puzzle(Rules.classic(rows, cols), cells), limit, time_limit)
+            found = engine.search(Puzzle(rules, cells), limit, time_limit)
         except Exception as exc:
             conn.send((number, "error", f"{spec}: {type(exc).__name__}: {exc}"))
             continue
@@ -249,8 +250,7 @@ class PortfolioBackend(Backend):
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Run every engine on ``puzzle`` at once and return the first definitive answer."""
         self._jobs += 1
-        g = puzzle.rules
-        job: _Job = (self._jobs, g.box_rows, g.box_cols, puzzle.cells, limit, time_limit)
+        job: _Job = (self._jobs, puzzle.rules, puzzle.cells, limit, time_limit)
         try:
             self._dispatch(job)
             found = self._race(job, time_limit)
