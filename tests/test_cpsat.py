@@ -14,7 +14,7 @@ from ortools.sat import cp_model_pb2
 from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
-from cpsudoku import Status, parse, solve
+from cpsudoku import Status, parse
 from cpsudoku.encode.cpsat import (
     KINDS,
     ModelKind,
@@ -68,7 +68,10 @@ def check_file(spec: str, name: str, limit: int | None = None) -> None:
 
 
 def test_registered() -> None:
-    assert REGISTRY["cpsat"] == ("cpsudoku.engines.cpsat", "CpSatBackend")
+    assert (REGISTRY["cpsat"].module, REGISTRY["cpsat"].cls) == (
+        "cpsudoku.engines.cpsat",
+        "CpSatBackend",
+    )
     assert next(iter(REGISTRY)) != "cpsat"  # the default backend is someone else's call
 
 
@@ -83,7 +86,7 @@ def test_variants_match_oracle(spec: str, name: str) -> None:
     check_file(spec, name, 12)
 
 
-@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer"])
+@pytest.mark.parametrize("spec", ["cpsat:integer"])  # cpsat itself: the contract suite
 @pytest.mark.parametrize(
     "case", read_csv("tdoku_test_puzzles.meta.csv"), ids=lambda c: c["puzzle"][:12]
 )
@@ -106,15 +109,7 @@ def test_small_counts_by_every_method(spec: str) -> None:
             assert found.complete
 
 
-@pytest.mark.parametrize("case", read_csv("invalid_sudopedia.meta.csv"), ids=lambda c: c["case"])
-def test_sudopedia_invalid_cases(case: dict[str, str]) -> None:
-    expected = solve(case["puzzle"], backend=ORACLE)
-    r = solve(case["puzzle"], backend="cpsat")
-    assert r.status is expected.status
-    assert r.error == expected.error
-
-
-@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer", "cpsat:exclude", "cpsat:sample"])
+@pytest.mark.parametrize("spec", ["cpsat:integer", "cpsat:exclude", "cpsat:sample"])
 def test_empty_grids_count_to_the_limit(spec: str) -> None:
     backend = create_backend(spec)
     limit = 40 if "exclude" in spec else 1000  # one solve per solution: keep it short

@@ -69,30 +69,6 @@ def test_same_status_as_the_oracle(name: str, sat: SatBackend, oracle: Backend) 
             assert got.solution == want.solution
 
 
-def test_tdoku_counts_are_exact(sat: SatBackend) -> None:
-    for case in read_csv("tdoku_test_puzzles.meta.csv"):
-        found = sat.count(parse(case["puzzle"]), limit=1000)
-        assert found.count == int(case["solution_count"]), case["puzzle"]
-        assert found.complete
-        if found.count == 1:
-            r = sat.solve(parse(case["puzzle"]))
-            assert str(r.solution) == case["solution"]
-
-
-def test_sudopedia_invalid_cases(sat: SatBackend) -> None:
-    for case in read_csv("invalid_sudopedia.meta.csv"):
-        expected = case["expected_solutions"]
-        r = sat.solve(parse(case["puzzle"], check=False))
-        if expected == "none (invalid givens)":
-            assert r.status is Status.INVALID
-        elif expected == "none":
-            assert r.status is Status.UNSOLVABLE
-        else:
-            assert r.status is Status.MULTIPLE, case["case"]
-            if expected.isdigit():
-                assert sat.count(parse(case["puzzle"]), limit=1000).count == int(expected)
-
-
 @pytest.mark.parametrize(
     "spec",
     ["sat", "sat:fresh", "sat:reduced", "sat:glucose4", "sat:minimal", "sat:fresh:kissat404"],
@@ -113,14 +89,6 @@ def test_clashing_givens_are_invalid_in_every_mode(spec: str) -> None:
             assert r.error == str(up_front.value)
             assert backend.solve(unique).status is Status.UNIQUE
         assert backend.solve(clash, time_limit=5).status is Status.INVALID
-
-
-def test_count_stops_at_the_limit(sat: SatBackend) -> None:
-    found = sat.count(parse("." * 81), limit=50)
-    assert found.count == 50
-    assert not found.complete
-    assert sat.count(parse("." * 16), limit=1000).count == 288
-    assert sat.count(parse("." * 16), limit=1000).complete
 
 
 def interleaved_checks(backend: SatBackend) -> None:

@@ -25,21 +25,21 @@ from cpsudoku.bench.manifest import (
     select_datasets,
 )
 from cpsudoku.bench.report import PLOT_EXTRA, can_plot, write_reports
-from cpsudoku.bench.runners import DEFAULT_ENGINES, VARIANT_ENGINES, expand_engines
+from cpsudoku.bench.runners import default_engines, expand_engines, variant_engines
 
 __all__ = [
-    "DEFAULT_ENGINES",
     "PLOT_EXTRA",
-    "VARIANT_ENGINES",
     "BenchError",
     "BenchRun",
     "Dataset",
     "can_plot",
+    "default_engines",
     "expand_engines",
     "find_manifest",
     "load_manifest",
     "log_to_stderr",
     "run_bench",
     "select_datasets",
+    "variant_engines",
     "write_reports",
 ]

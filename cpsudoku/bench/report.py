@@ -19,7 +19,7 @@ from typing import Any
 
 from cpsudoku.bench.harness import BenchRun
 from cpsudoku.bench.plots import plot_cactus, plot_throughput
-from cpsudoku.bench.runners import BASELINES
+from cpsudoku.bench.runners import baselines
 from cpsudoku.bench.stats import Cell, summarize
 
 
@@ -45,7 +45,7 @@ def summary_markdown(run: BenchRun, cells: Sequence[Cell], machine: dict[str, An
         f"Per-puzzle time limit {run.time_limit:g} s, uniqueness checked, one engine at a "
         "time in one process. PAR-2: mean seconds per puzzle, a timeout or skipped puzzle "
         "counted as twice the limit. `x base`: puzzles/s over the textbook baseline of the "
-        "same family (sat:fresh, cpsat:sample, backtrack:naive) on the same puzzles.",
+        f"same family ({', '.join(baselines().values())}) on the same puzzles.",
         "",
     ]
     header = (
@@ -53,6 +53,7 @@ def summary_markdown(run: BenchRun, cells: Sequence[Cell], machine: dict[str, An
         "| unique | timeouts | PAR-2 s | no guess | guesses | x base |"
     )
     rule = "|" + "---|" * 14
+    family_baselines = baselines()
     for ds in run.datasets:
         present = [e for e in run.engines if (ds.name, e) in by_key]
         if not present:
@@ -62,7 +63,7 @@ def summary_markdown(run: BenchRun, cells: Sequence[Cell], machine: dict[str, An
         for engine in present:
             c = by_key[ds.name, engine]
             family = engine.split(":")[0]
-            base = by_key.get((ds.name, BASELINES.get(family, "")))
+            base = by_key.get((ds.name, family_baselines.get(family, "")))
             ratio = (
                 c.rate / base.rate
                 if base

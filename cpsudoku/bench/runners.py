@@ -13,7 +13,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from cpsudoku.engines import Backend, create_backend, get_backend
+from cpsudoku.engines import (
+    DEFAULT_BACKEND,
+    Backend,
+    available_engines,
+    create_backend,
+    get_backend,
+)
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
@@ -22,46 +28,45 @@ from cpsudoku.model.result import Status
 #: Engines of a default run, in the order they run and appear in tables: the three
 #: engines, their textbook baselines, the portfolio, the logic pass alone and the
 #: batch pipeline (logic pass, then the SAT backend on what it leaves).
-DEFAULT_ENGINES = (
-    "backtrack",
-    "backtrack:naive",
-    "sat",
-    "sat:fresh",
-    "cpsat",
-    "cpsat:sample",
-    "portfolio",
-    "logic",
-    "logic+sat",
-)
+#: Runners that are not engines: the whole-array pass alone, and the batch pipeline
+#: (the pass, then the default engine), in the order they run.
+PIPELINES = ("logic", f"logic+{DEFAULT_BACKEND}")
 
 
-#: Variants added by ``--backends all``: the other encodings, solvers and models.
-VARIANT_ENGINES = (
-    "sat:minimal",
-    "sat:efficient",
-    "sat:extended:seqcounter",
-    "sat:extended:glucose4",
-    "sat:extended:minisat22",
-    "sat:extended:cadical195",
-    "cpsat:integer",
-    "cpsat:exclude",
-)
+def default_engines() -> list[str]:
+    """What a run measures by default, in the registry's order.
+
+    Every installed engine, each followed by its textbook baseline, then the pass
+    alone and the batch pipeline.
+    """
+    specs = []
+    for cls in available_engines():
+        specs.append(cls.name)
+        if cls.baseline:
+            specs.append(cls.baseline)
+    return [*specs, *PIPELINES]
+
+
+def variant_engines() -> list[str]:
+    """The further specs ``--backends all`` adds: each engine's declared variants."""
+    return [spec for cls in available_engines() for spec in cls.bench_variants]
 
 
 def expand_engines(names: Sequence[str]) -> list[str]:
     """Engine specs from the command line; ``all`` = defaults plus every variant."""
     if not names:
-        return list(DEFAULT_ENGINES)
+        return default_engines()
     out: list[str] = []
     for name in names:
-        for spec in (DEFAULT_ENGINES + VARIANT_ENGINES) if name == "all" else (name,):
+        for spec in [*default_engines(), *variant_engines()] if name == "all" else [name]:
             if spec not in out:
                 out.append(spec)
     return out
 
 
-#: Textbook baseline of each engine family, for the speed-up column.
-BASELINES = {"backtrack": "backtrack:naive", "sat": "sat:fresh", "cpsat": "cpsat:sample"}
+def baselines() -> dict[str, str]:
+    """Engine name -> the spec of its textbook baseline, for the speed-up column."""
+    return {cls.name: cls.baseline for cls in available_engines() if cls.baseline}
 
 
 #: Status of a puzzle an engine did not run (it gave up on the dataset).

@@ -61,8 +61,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         for ds in manifest:
             flag = "" if ds.default else "  (not in a default run)"
             print(f"{ds.name:<28} {ds.tier:<18} {ds.about}{flag}")
-        print("\nengines:", " ".join(bench.DEFAULT_ENGINES))
-        print("variants (--backends all):", " ".join(bench.VARIANT_ENGINES))
+        print("\nengines:", " ".join(bench.default_engines()))
+        print("variants (--backends all):", " ".join(bench.variant_engines()))
         return EXIT_OK
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")

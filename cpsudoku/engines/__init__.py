@@ -1,25 +1,55 @@
-"""The engines, and their registry: name -> engine class, imported lazily.
+"""The engines, and their registry: the one list of engines everything else reads.
 
 A backend spec is a name optionally followed by variant words separated by colons,
 e.g. ``"sat"``, ``"sat:extended:cadical153"``, ``"backtrack:naive"``. The first entry of
 :data:`REGISTRY` is the default backend.
+
+Each engine class declares what it is (:class:`~cpsudoku.engines.base.Backend`): its
+name and variant words, its textbook baseline and extra specs for the benchmark,
+whether it races in the portfolio, and the constraint kinds it takes. The benchmark,
+the portfolio, the generator, the rater and the tests read those through this module,
+so adding an engine is one new module and one line in :data:`REGISTRY`
+(docs/design.md walks through it).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
-from cpsudoku.model.rules import Rules
+from cpsudoku.model.rules import MAX_SIZE, Rules
 
-#: name -> (module, class). Modules are imported only when the backend is used, so the
-#: core (parse, verify, the reference backend) starts without loading any solver.
-REGISTRY: dict[str, tuple[str, str]] = {
-    "sat": ("cpsudoku.engines.sat", "SatBackend"),
-    "backtrack": ("cpsudoku.engines.backtrack", "BacktrackBackend"),
-    "cpsat": ("cpsudoku.engines.cpsat", "CpSatBackend"),
-    "portfolio": ("cpsudoku.engines.portfolio", "PortfolioBackend"),
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where an engine class lives, imported only when the engine is used.
+
+    Attributes:
+        module: the module holding the class.
+        cls: the class name.
+        checks_up_to: the largest grid side on which this engine does the generator's
+            and the rater's uniqueness checks (0: never), and ``check_rank`` its place
+            among those that fit (lowest first). Kept here, not on the class, so that
+            picking a checker imports no solver library.
+    """
+
+    module: str
+    cls: str
+    checks_up_to: int = 0
+    check_rank: int = 0
+
+
+#: name -> where the engine class lives. Modules are imported only when the engine is
+#: used, so the core (parse, verify, the reference oracle) starts without any solver.
+REGISTRY: dict[str, Entry] = {
+    "sat": Entry("cpsudoku.engines.sat", "SatBackend", checks_up_to=MAX_SIZE, check_rank=1),
+    "backtrack": Entry(
+        "cpsudoku.engines.backtrack", "BacktrackBackend", checks_up_to=9, check_rank=0
+    ),
+    "cpsat": Entry("cpsudoku.engines.cpsat", "CpSatBackend"),
+    "portfolio": Entry("cpsudoku.engines.portfolio", "PortfolioBackend"),
 }
 
 #: The backend used when none is named.
@@ -29,7 +59,9 @@ __all__ = [
     "DEFAULT_BACKEND",
     "REGISTRY",
     "Backend",
+    "Entry",
     "Search",
+    "available_engines",
     "backend_class",
     "check_spec",
     "create_backend",
@@ -39,23 +71,28 @@ __all__ = [
 
 _live: dict[str, Backend] = {}
 
-#: Largest grid side on which the oracle is the default uniqueness checker.
-_ORACLE_MAX_SIDE = 9
-
 
 def uniqueness_checker(g: Rules | None = None) -> str:
     """The engine spec for uniqueness checks on puzzles with rules ``g``.
 
-    The generator and the rater ask it for every check they make. The ``backtrack``
-    oracle up to 9x9, where it measured as fast as the sat backend or faster (most
-    checks during clue removal find a second solution, and the sat backend spends
-    extra work on those); ``sat`` for bigger grids, where the oracle takes seconds per
-    check on nearly minimal puzzles (see docs/design.md). The oracle also when ``sat``
-    is not registered.
+    The generator and the rater ask it for every check they make: among the engines
+    whose registry entry says they check grids of this side, the one of lowest rank
+    that takes the rules. Today the ``backtrack`` oracle up to 9x9, where it measured
+    as fast as the sat backend or faster (most checks during clue removal find a
+    second solution, and the sat backend spends extra work on those), and ``sat`` for
+    bigger grids, where the oracle takes seconds per check on nearly minimal puzzles
+    (see docs/design.md).
     """
-    if "sat" not in REGISTRY or (g is not None and g.n <= _ORACLE_MAX_SIDE):
-        return "backtrack"
-    return "sat"
+    n = 0 if g is None else g.n
+    fits = sorted(
+        (entry.check_rank, name)
+        for name, entry in REGISTRY.items()
+        if entry.checks_up_to >= n and entry.checks_up_to > 0
+    )
+    for _, name in fits:
+        if g is None or not g.constraints or backend_class(name).refusal(g) is None:
+            return name
+    return "backtrack"  # the oracle takes every rule set the model can state
 
 
 def backend_class(name: str) -> type[Backend]:
@@ -66,23 +103,34 @@ def backend_class(name: str) -> type[Backend]:
         BackendUnavailableError: the backend's solver library is not installed.
     """
     try:
-        module_name, class_name = REGISTRY[name]
+        entry = REGISTRY[name]
     except KeyError:
         raise UnknownBackendError(
             f"unknown backend {name!r}; choose from: {', '.join(REGISTRY)}"
         ) from None
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(entry.module)
     except ModuleNotFoundError as exc:
         raise BackendUnavailableError(
             f"backend {name!r} needs the package {exc.name!r}, which is not installed "
             f"(pip install cpsudoku installs it)"
         ) from exc
-    cls: type[Backend] = getattr(module, class_name)
+    cls: type[Backend] = getattr(module, entry.cls)
     return cls
 
 
-def _check_spec(spec: object) -> None:
+def available_engines() -> list[type[Backend]]:
+    """The classes of the registered engines whose libraries are installed, in order."""
+    out = []
+    for name in REGISTRY:
+        try:
+            out.append(backend_class(name))
+        except BackendUnavailableError:
+            continue
+    return out
+
+
+def _check_spec_type(spec: object) -> None:
     if not isinstance(spec, str):
         raise UnknownBackendError(
             f"a backend spec is text such as 'sat' or 'sat:glucose4', not a "
@@ -92,7 +140,7 @@ def _check_spec(spec: object) -> None:
 
 def create_backend(spec: str) -> Backend:
     """A new backend for ``spec`` (``name[:variant[:variant...]]``)."""
-    _check_spec(spec)
+    _check_spec_type(spec)
     name, *variant = spec.split(":")
     return backend_class(name)(variant)
 
@@ -113,7 +161,7 @@ def get_backend(spec: str) -> Backend:
     Reuse is what keeps encoded rules and live solvers across calls of
     :func:`cpsudoku.solve`; use :func:`create_backend` for a private instance.
     """
-    _check_spec(spec)
+    _check_spec_type(spec)
     backend = _live.get(spec)
     if backend is None:
         backend = _live[spec] = create_backend(spec)

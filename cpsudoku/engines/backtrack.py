@@ -37,6 +37,7 @@ class BacktrackBackend(Backend):
 
     name = "backtrack"
     variants = ("naive",)
+    baseline = "backtrack:naive"
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         super().__init__(variant)

@@ -16,10 +16,16 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import ClassVar, Self
 
-from cpsudoku.model.errors import ConflictingGivensError, SolverError, UnknownBackendError
+from cpsudoku.model.errors import (
+    ConflictingGivensError,
+    SolverError,
+    UnknownBackendError,
+    UnsupportedRulesError,
+)
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution, solution_problems
 
 
@@ -59,6 +65,16 @@ class Backend(ABC):
     name: ClassVar[str]
     #: Variant words this backend understands, for help text and error messages.
     variants: ClassVar[tuple[str, ...]] = ()
+    #: The spec of this family's textbook baseline (the benchmark runs it beside the
+    #: engine and reports the speed-up over it), or None.
+    baseline: ClassVar[str | None] = None
+    #: More specs of this engine that ``cpsudoku bench --backends all`` runs.
+    bench_variants: ClassVar[tuple[str, ...]] = ()
+    #: True when the portfolio races this engine unless its spec names others.
+    races: ClassVar[bool] = False
+    #: The constraint kinds (:mod:`cpsudoku.model.constraints`) this engine takes.
+    #: Every engine takes every no-repeat region (boxes, jigsaw regions, extras).
+    rule_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         unknown = [v for v in variant if v not in self.variants]
@@ -68,6 +84,19 @@ class Backend(ABC):
                 f"choose from: {', '.join(self.variants) or '(none)'}"
             )
         self.variant = tuple(variant)
+
+    @classmethod
+    def refusal(cls, rules: Rules) -> str | None:
+        """Why this engine cannot take ``rules`` (the kinds it lacks, by name), or None."""
+        missing = sorted({c.kind for c in rules.constraints} - cls.rule_kinds)
+        if not missing:
+            return None
+        return f"engine {cls.name!r} cannot take {', '.join(missing)} constraints"
+
+    def _refuse_unsupported(self, puzzle: Puzzle) -> None:
+        """Raise UnsupportedRulesError when the puzzle has rules this engine lacks."""
+        if puzzle.rules.constraints and (why := self.refusal(puzzle.rules)):
+            raise UnsupportedRulesError(why)
 
     @property
     def keeps_rules(self) -> bool:
@@ -127,6 +156,7 @@ class Backend(ABC):
         start = time.perf_counter()
         if not isinstance(puzzle, Puzzle):  # text or lists: parse errors raise PuzzleError
             puzzle = as_puzzle(puzzle)
+        self._refuse_unsupported(puzzle)
         if time_limit is not None:
             check_time_limit(time_limit)
         late = not checked and self.clash_safe
@@ -177,6 +207,7 @@ class Backend(ABC):
             check_time_limit(time_limit)
         start = time.perf_counter()
         puzzle = as_puzzle(puzzle).check()
+        self._refuse_unsupported(puzzle)
         found = self.search(puzzle, limit, time_limit)
         self._verified(puzzle, found)
         return Count(

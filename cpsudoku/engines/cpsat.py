@@ -150,6 +150,9 @@ class CpSatBackend(Backend):
 
     name = "cpsat"
     variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
+    baseline = "cpsat:sample"
+    bench_variants = ("cpsat:integer", "cpsat:exclude")
+    races = True
 
     def __init__(
         self,

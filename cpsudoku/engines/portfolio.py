@@ -49,15 +49,18 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
-from cpsudoku.engines import create_backend
+from cpsudoku.engines import REGISTRY, available_engines, create_backend
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.engines.processes import die_with_parent, parent_identity
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
-#: The engines raced when no variant word names them.
-DEFAULT_ENGINES = ("sat", "cpsat")
+
+def default_engines() -> tuple[str, ...]:
+    """The engines raced when no variant word names them: those that declare ``races``."""
+    return tuple(cls.name for cls in available_engines() if cls.races)
+
 
 #: Seconds the parent waits beyond the time limit for the engines' own timeout answers.
 GRACE = 1.0
@@ -221,7 +224,8 @@ class PortfolioBackend(Backend):
     """Race engines in worker processes; the first definitive answer wins."""
 
     name = "portfolio"
-    variants = ("sat", "cpsat", "backtrack")
+    #: Any other registered engine may race.
+    variants = tuple(name for name in REGISTRY if name != "portfolio")
 
     def __init__(
         self, variant: Sequence[str] = (), *, restart_after: float = RESTART_AFTER
@@ -237,7 +241,7 @@ class PortfolioBackend(Backend):
             UnknownBackendError: fewer than two engines, or one named twice.
         """
         super().__init__(variant)
-        engines = tuple(self.variant) or DEFAULT_ENGINES
+        engines = tuple(self.variant) or default_engines()
         if len(engines) < 2 or len(set(engines)) != len(engines):
             raise UnknownBackendError(
                 f"a portfolio races two or more different engines, got {':'.join(engines)}"

@@ -224,6 +224,16 @@ class SatBackend(Backend):
 
     name = "sat"
     variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
+    baseline = "sat:fresh"
+    bench_variants = (
+        "sat:minimal",
+        "sat:efficient",
+        "sat:extended:seqcounter",
+        "sat:extended:glucose4",
+        "sat:extended:minisat22",
+        "sat:extended:cadical195",
+    )
+    races = True
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         words = [canonical_solver(w) or w for w in variant]

@@ -76,6 +76,14 @@ class UnknownBackendError(CpSudokuError, ValueError):
     """A backend name that is not in the registry (the message lists the valid ones)."""
 
 
+class UnsupportedRulesError(CpSudokuError, ValueError):
+    """An engine was asked to solve a puzzle whose rules it cannot take.
+
+    The message names the engine and the constraint kinds it lacks: a rule is never
+    dropped, so the puzzle is refused instead.
+    """
+
+
 class BackendUnavailableError(CpSudokuError, ModuleNotFoundError):
     """A registered backend whose solver library is not installed."""
 
