@@ -427,3 +427,19 @@ def test_a_solver_that_cannot_stop_names_its_stand_in() -> None:
     r = solve(PUZZLE, backend="sat:lingeling", time_limit=30)
     assert r.stats["fallback"] == 1
     assert r.backend == "sat:extended:cadical153"
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "rate"])
+def test_json_has_the_same_keys_for_invalid_input(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Each result type writes its own JSON, an invalid input's too."""
+    code, out, _ = run(capsys, command, "1.343..2.3..2..3", "--json", "--backend", "backtrack")
+    assert code == 0
+    good = json.loads(out)
+    code, out, _ = run(capsys, command, "11.3..2.3..2..3.", "--json", "--backend", "backtrack")
+    assert code == 2
+    bad = json.loads(out)
+    assert list(bad) == list(good)
+    assert "appears twice" in bad["error"]
+    assert good["error"] is None

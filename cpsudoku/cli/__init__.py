@@ -37,6 +37,8 @@ from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
 from cpsudoku.model.errors import CpSudokuError, PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.rating import Rating
 from cpsudoku.version import __version__
 
 #: Subcommands, in the order of ``--help``: name -> (help, configure, run). Each run
@@ -68,38 +70,20 @@ def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
 
 
 def _error(args: argparse.Namespace | None, message: str) -> int:
-    """Report a usage or input error: JSON on stdout with --json, else on stderr."""
+    """Report a usage or input error: JSON on stdout with --json, else on stderr.
+
+    The JSON is the command's own result type for an invalid input, so it has the keys
+    a successful answer has.
+    """
     if args is not None and getattr(args, "json", False):
+        backend = getattr(args, "backend", None) or ""
         if args.command == "count":
-            print(
-                json.dumps(
-                    {
-                        "count": None,
-                        "limit": args.limit,
-                        "complete": False,
-                        "backend": args.backend,
-                        "seconds": 0.0,
-                        "error": message,
-                    }
-                )
-            )
-        elif args.command == "rate":  # the keys of a rating, as for a puzzle that rates
-            keys = ("puzzle", "status", "grade", "score", "hardest", "techniques", "trials")
-            record: dict[str, object] = dict.fromkeys((*keys, "depth", "chain", "solution"))
-            record.update(status="invalid", error=message)
-            print(json.dumps(record))
+            record = Count.invalid(message, args.limit, backend).to_dict()
+        elif args.command == "rate":
+            record = Rating.of_invalid(message).to_dict()
         else:
-            print(
-                json.dumps(
-                    {
-                        "status": "invalid",
-                        "solution": None,
-                        "backend": getattr(args, "backend", None),
-                        "seconds": 0.0,
-                        "error": message,
-                    }
-                )
-            )
+            record = Result(Status.INVALID, backend=backend, error=message).to_dict()
+        print(json.dumps(record))
     else:
         print(f"cpsudoku: error: {message}", file=sys.stderr)
     return EXIT_INVALID

@@ -116,19 +116,17 @@ def _run_rate(args: argparse.Namespace) -> int:
     from cpsudoku.rating import rate
 
     rating = rate(puzzle_arg(args), box=args.box, backend=args.backend)
-    problem = {
-        Status.UNSOLVABLE: ("it has no solution", EXIT_UNSOLVABLE),
-        Status.MULTIPLE: ("it has several solutions; only a proper puzzle rates", EXIT_INVALID),
-        Status.TIMEOUT: ("gave up: too many trial placements", EXIT_TIMEOUT),
-    }.get(rating.status)
+    code = {
+        Status.UNSOLVABLE: EXIT_UNSOLVABLE,
+        Status.MULTIPLE: EXIT_INVALID,
+        Status.TIMEOUT: EXIT_TIMEOUT,
+    }.get(rating.status, EXIT_OK)
     if args.json:
-        record = rating.to_dict(steps=args.steps)
-        record["error"] = problem[0] if problem else None
-        print(json.dumps(record))
-        return problem[1] if problem else EXIT_OK
-    if problem:
-        print(f"cpsudoku: {rating.status}: {problem[0]}", file=sys.stderr)
-        return problem[1]
+        print(json.dumps(rating.to_dict(steps=args.steps)))
+        return code
+    if rating.error:
+        print(f"cpsudoku: {rating.status}: {rating.error}", file=sys.stderr)
+        return code
     if args.steps:
         width = len(str(len(rating.steps)))
         for k, step in enumerate(rating.steps, 1):

@@ -83,6 +83,7 @@ class Count:
         backend: engine name.
         seconds: wall time.
         stats: engine counters.
+        error: why there is no count at all (the input is invalid), else None.
     """
 
     count: int
@@ -92,13 +93,20 @@ class Count:
     backend: str = ""
     seconds: float = 0.0
     stats: Mapping[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    @classmethod
+    def invalid(cls, error: str, limit: int, backend: str = "") -> Count:
+        """The count of an input that is no puzzle: nothing counted, and why."""
+        return cls(0, limit, False, backend=backend, error=error)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form used by ``cpsudoku count --json``."""
+        """The JSON form used by ``cpsudoku count --json`` (``count`` null when invalid)."""
         return {
-            "count": self.count,
+            "count": None if self.error else self.count,
             "limit": self.limit,
             "complete": self.complete,
             "backend": self.backend,
             "seconds": round(self.seconds, 6),
+            "error": self.error,
         }

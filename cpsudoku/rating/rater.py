@@ -200,9 +200,10 @@ class Rating:
         chain: single steps followed inside the refutations, all trials together.
         score: the numeric difficulty (see :func:`score_of`), None unless ``unique``.
         grade: the grade of the score, None unless ``unique``.
+        invalid: why the input could not be rated at all (it is no puzzle), else None.
     """
 
-    puzzle: Puzzle
+    puzzle: Puzzle | None
     status: Status
     steps: tuple[Step, ...] = ()
     solution: Puzzle | None = None
@@ -213,10 +214,30 @@ class Rating:
     chain: int = 0
     score: float | None = None
     grade: Grade | None = None
+    invalid: str | None = None
+
+    @classmethod
+    def of_invalid(cls, error: str) -> Rating:
+        """The rating of an input that is no puzzle: nothing rated, and why."""
+        return cls(None, Status.INVALID, invalid=error)
+
+    @property
+    def error(self) -> str | None:
+        """Why there is no grade: the input is no puzzle, or no proper one; else None."""
+        if self.invalid is not None:
+            return self.invalid
+        return _NOT_RATED.get(self.status)
 
     def to_dict(self, *, steps: bool = False) -> dict[str, object]:
-        """The JSON form of ``cpsudoku rate --json`` (step texts only with ``steps``)."""
-        out: dict[str, object] = {
+        """The JSON form of ``cpsudoku rate --json`` (step texts only with ``steps``).
+
+        The same keys whatever the outcome, ``error`` saying why there is no grade.
+        """
+        if self.invalid is not None:
+            out = dict.fromkeys(_RATING_KEYS)
+            out.update(status=str(self.status), error=self.invalid)
+            return out
+        out = {
             "puzzle": str(self.puzzle),
             "status": str(self.status),
             "grade": None if self.grade is None else str(self.grade),
@@ -227,10 +248,34 @@ class Rating:
             "depth": self.depth,
             "chain": self.chain,
             "solution": None if self.solution is None else str(self.solution),
+            "error": self.error,
         }
         if steps:
             out["steps"] = [s.text for s in self.steps]
         return out
+
+
+#: The keys of a rating's JSON form, in order.
+_RATING_KEYS = (
+    "puzzle",
+    "status",
+    "grade",
+    "score",
+    "hardest",
+    "techniques",
+    "trials",
+    "depth",
+    "chain",
+    "solution",
+    "error",
+)
+
+#: Why a puzzle of these statuses has no grade.
+_NOT_RATED = {
+    Status.UNSOLVABLE: "it has no solution",
+    Status.MULTIPLE: "it has several solutions; only a proper puzzle rates",
+    Status.TIMEOUT: "gave up: too many trial placements",
+}
 
 
 # --------------------------------------------------------------------------- tables
