@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cpsudoku.model.candidates import layout, naked_singles, start
 from cpsudoku.model.errors import BoxShapeError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules, as_rules
@@ -62,37 +63,6 @@ def random_source(seed: int | None, rng: random.Random | None) -> random.Random:
     return rng if rng is not None else random.Random(seed)
 
 
-def _assign(
-    vals: list[int], cand: list[int], peers: tuple[tuple[int, ...], ...], i: int, v: int
-) -> bool:
-    """Place ``v`` at ``i`` and every naked single that follows, in place.
-
-    Returns False on a contradiction (a cell left without candidates).
-    """
-    todo = [(i, v)]
-    while todo:
-        i, v = todo.pop()
-        bit = 1 << (v - 1)
-        if vals[i]:
-            if vals[i] != v:
-                return False
-            continue
-        if not cand[i] & bit:
-            return False
-        vals[i] = v
-        cand[i] = bit
-        for j in peers[i]:
-            m = cand[j]
-            if m & bit and not vals[j]:
-                m &= ~bit
-                if not m:
-                    return False
-                cand[j] = m
-                if not m & (m - 1):
-                    todo.append((j, m.bit_length()))
-    return True
-
-
 def _choice(vals: list[int], cand: list[int], rng: random.Random) -> tuple[int, list[int]]:
     """A random open cell among those with the fewest candidates, values shuffled."""
     fewest = len(vals) + 1
@@ -118,25 +88,24 @@ def _fill(g: Rules, rng: random.Random) -> list[int] | None:
     placed at once; the search branches on a random cell among those with the fewest
     candidates, trying its values in random order.
     """
-    peers = g.peers
-    vals = [0] * g.cells
-    cand = [(1 << g.n) - 1] * g.cells
-    stack = [(vals, cand, *_choice(vals, cand, rng))]
+    lay = layout(g)
+    vals, cand, used = start(lay, [0] * g.cells)
+    stack = [(vals, cand, used, *_choice(vals, cand, rng))]
     nodes = 0
     while stack:
-        vals, cand, cell, values = stack[-1]
+        vals, cand, used, cell, values = stack[-1]
         if not values:
             stack.pop()
             continue
         nodes += 1
         if nodes > _FILL_NODES:
             return None
-        child_vals, child_cand = vals.copy(), cand.copy()
-        if not _assign(child_vals, child_cand, peers, cell, values.pop()):
+        child = vals.copy(), cand.copy(), used.copy()
+        if not naked_singles(lay, *child, cell, values.pop()):
             continue
-        if 0 not in child_vals:
-            return child_vals
-        stack.append((child_vals, child_cand, *_choice(child_vals, child_cand, rng)))
+        if 0 not in child[0]:
+            return child[0]
+        stack.append((*child, *_choice(child[0], child[1], rng)))
     return None
 
 

@@ -44,6 +44,7 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations
 
+from cpsudoku.model.candidates import layout, place, singles, start
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -355,35 +356,23 @@ class Candidates:
     :meth:`apply` the step. Tests build special situations with :meth:`eliminate`.
     """
 
-    __slots__ = ("cand", "empty", "rules", "tables", "used", "vals")
+    __slots__ = ("cand", "empty", "layout", "rules", "tables", "used", "vals")
 
     def __init__(self, puzzle: Puzzle) -> None:
         """Start from the givens of ``puzzle`` (which must not clash)."""
         g = puzzle.rules
-        t = _tables(g)
         self.rules = g
-        self.tables = t
-        self.vals = list(puzzle.cells)
-        self.used = [0] * len(t.unit_cells)
-        for i, v in enumerate(self.vals):
-            if v:
-                for u in t.units_of[i]:
-                    self.used[u] |= 1 << (v - 1)
-        self.cand = [0] * len(self.vals)
-        self.empty = 0
-        for i, v in enumerate(self.vals):
-            if not v:
-                m = t.full
-                for u in t.units_of[i]:
-                    m &= ~self.used[u]
-                self.cand[i] = m
-                self.empty += 1
+        self.tables = _tables(g)
+        self.layout = layout(g)
+        self.vals, self.cand, self.used = start(self.layout, puzzle.cells)
+        self.empty = self.vals.count(0)
 
     def copy(self) -> Candidates:
         """An independent copy (for a trial placement)."""
         other = Candidates.__new__(Candidates)
         other.rules = self.rules
         other.tables = self.tables
+        other.layout = self.layout
         other.vals = self.vals.copy()
         other.used = self.used.copy()
         other.cand = self.cand.copy()
@@ -396,16 +385,8 @@ class Candidates:
 
     def place(self, i: int, v: int) -> None:
         """Fill cell ``i`` with ``v`` and remove ``v`` from the candidates of its peers."""
-        bit = 1 << (v - 1)
-        t = self.tables
-        self.vals[i] = v
-        self.cand[i] = 0
+        place(self.layout, self.vals, self.cand, self.used, i, v)
         self.empty -= 1
-        for u in t.units_of[i]:
-            self.used[u] |= bit
-        cand = self.cand
-        for j in t.peers[i]:
-            cand[j] &= ~bit
 
     def eliminate(self, i: int, v: int) -> None:
         """Remove candidate ``v`` from cell ``i``."""
@@ -763,7 +744,7 @@ class _Trial:
 
 
 def _singles(s: Candidates) -> tuple[int, bool]:
-    """Place naked and hidden singles until none is left, fast (no steps recorded).
+    """Place naked and hidden singles until none is left (no steps recorded).
 
     Inside trials only the consequences matter, not their explanations, and the
     fixpoint of the singles is the same in any order.
@@ -771,39 +752,9 @@ def _singles(s: Candidates) -> tuple[int, bool]:
     Returns:
         (values placed, whether a contradiction turned up).
     """
-    t = s.tables
-    cand, vals, used, full = s.cand, s.vals, s.used, t.full
-    unit_cells = t.unit_cells
-    placed = 0
-    while True:
-        progress = False
-        for i, m in enumerate(cand):
-            if m:
-                if not m & (m - 1):
-                    s.place(i, m.bit_length())
-                    placed += 1
-                    progress = True
-            elif not vals[i]:
-                return placed, True
-        if progress:
-            continue
-        for u, cells in enumerate(unit_cells):
-            once = twice = 0
-            for i in cells:
-                m = cand[i]
-                twice |= once & m
-                once |= m
-            missing = full & ~used[u]
-            if missing & ~once:
-                return placed, True
-            hidden = once & ~twice & missing
-            if hidden:
-                bit = hidden & -hidden
-                s.place(next(i for i in cells if cand[i] & bit), bit.bit_length())
-                placed += 1
-                progress = True
-        if not progress:
-            return placed, False
+    placed, dead = singles(s.layout, s.vals, s.cand, s.used)
+    s.empty -= placed
+    return placed, dead
 
 
 class _TrialSearch:

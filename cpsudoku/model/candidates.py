@@ -1,0 +1,170 @@
+"""Candidates and singles: the one propagation routine of the oracle, rater and generator.
+
+A grid in play is three lists: ``vals`` (0 for an open cell), ``cand`` (for each open
+cell the bitmask of its values still possible, bit ``d-1`` for value ``d``; 0 for a
+filled one) and ``used`` (for each unit the bitmask of the values placed in it).
+:func:`start` builds them from a puzzle's givens; :func:`place` fills a cell and
+takes its value from its peers' candidates; :func:`singles` places naked and hidden
+singles to a fixpoint (the oracle, the rater); :func:`naked_singles` places one value
+and the naked singles that follow (the generator's random fill). Plain lists and
+functions, not objects: this is the inner loop of the oracle's search.
+
+The numpy logic pass of batch solving (:mod:`cpsudoku.datasets.bulk_logic`) does the
+same on whole arrays of puzzles at once, and stays separate: it works on arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from cpsudoku.model.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What propagation needs of a set of rules, computed once per rules.
+
+    Attributes:
+        n: the side of the grid.
+        full: the mask of all ``n`` values.
+        unit_cells: the cells of every unit.
+        units_of: for each cell, the units holding it.
+        peers: for each cell, the other cells sharing a unit with it.
+        complete: for each unit, whether it has ``n`` cells, so that it holds every
+            value once (a smaller extra region only holds each at most once).
+    """
+
+    n: int
+    full: int
+    unit_cells: tuple[tuple[int, ...], ...]
+    units_of: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    complete: tuple[bool, ...]
+
+
+@cache
+def layout(rules: Rules) -> Layout:
+    """The :class:`Layout` of ``rules`` (cached per rules)."""
+    return Layout(
+        n=rules.n,
+        full=(1 << rules.n) - 1,
+        unit_cells=rules.unit_cells,
+        units_of=rules.units_of,
+        peers=rules.peers,
+        complete=tuple(len(cells) == rules.n for cells in rules.unit_cells),
+    )
+
+
+def start(
+    lay: Layout, cells: tuple[int, ...] | list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """``(vals, cand, used)`` of a grid whose givens are ``cells``.
+
+    Each open cell's candidates are the values no unit of the cell holds; givens that
+    clash are not looked for (an open cell may then have no candidate, which
+    :func:`singles` reports).
+    """
+    vals = list(cells)
+    used = [0] * len(lay.unit_cells)
+    for i, v in enumerate(vals):
+        if v:
+            bit = 1 << (v - 1)
+            for u in lay.units_of[i]:
+                used[u] |= bit
+    full = lay.full
+    cand = [0] * len(vals)
+    for i, v in enumerate(vals):
+        if not v:
+            m = full
+            for u in lay.units_of[i]:
+                m &= ~used[u]
+            cand[i] = m
+    return vals, cand, used
+
+
+def place(lay: Layout, vals: list[int], cand: list[int], used: list[int], i: int, v: int) -> None:
+    """Fill cell ``i`` with ``v``: mark it used in the cell's units, take it from the peers."""
+    bit = 1 << (v - 1)
+    vals[i] = v
+    cand[i] = 0
+    for u in lay.units_of[i]:
+        used[u] |= bit
+    off = ~bit
+    for j in lay.peers[i]:
+        cand[j] &= off
+
+
+def naked_singles(
+    lay: Layout, vals: list[int], cand: list[int], used: list[int], i: int, v: int
+) -> bool:
+    """Place ``v`` at ``i`` and every naked single that follows; False on a contradiction.
+
+    A contradiction is ``v`` not being a candidate of ``i`` (or ``i`` holding another
+    value), or a cell left without candidates. Only naked singles: the generator's
+    random fill wants exactly these, no more.
+    """
+    todo = [(i, v)]
+    while todo:
+        i, v = todo.pop()
+        bit = 1 << (v - 1)
+        if vals[i]:
+            if vals[i] != v:
+                return False
+            continue
+        if not cand[i] & bit:
+            return False
+        place(lay, vals, cand, used, i, v)
+        for j in lay.peers[i]:
+            m = cand[j]
+            if not vals[j]:
+                if not m:
+                    return False
+                if not m & (m - 1):
+                    todo.append((j, m.bit_length()))
+    return True
+
+
+def singles(lay: Layout, vals: list[int], cand: list[int], used: list[int]) -> tuple[int, bool]:
+    """Place naked and hidden singles until none is left, in place.
+
+    The fixpoint is the same in any order. Returns the number of values placed, and
+    whether a contradiction turned up (an open cell with no candidate left, or a
+    value with no place left in a unit of ``n`` cells); the rater counts the steps
+    that led to one.
+    """
+    full = lay.full
+    unit_cells, complete = lay.unit_cells, lay.complete
+    placed = 0
+    while True:
+        progress = False
+        for i, m in enumerate(cand):
+            if m:
+                if not m & (m - 1):
+                    place(lay, vals, cand, used, i, m.bit_length())
+                    placed += 1
+                    progress = True
+            elif not vals[i]:
+                return placed, True
+        if progress:
+            continue
+        for u, cells in enumerate(unit_cells):
+            if not complete[u]:
+                continue  # a smaller region need not hold every value
+            once = twice = 0
+            for i in cells:
+                m = cand[i]
+                twice |= once & m
+                once |= m
+            missing = full & ~used[u]
+            if missing & ~once:
+                return placed, True
+            hidden = once & ~twice & missing
+            if hidden:
+                bit = hidden & -hidden
+                i = next(i for i in cells if cand[i] & bit)
+                place(lay, vals, cand, used, i, bit.bit_length())
+                placed += 1
+                progress = True
+        if not progress:
+            return placed, False
