@@ -61,7 +61,10 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
     lay = layout(puzzle.rules)
     found = Search()
     nodes = guesses = 0
-    stack: list[tuple[list[int], list[int], list[int], bool]] = [(*start(lay, puzzle.cells), False)]
+    # The root's candidates are narrowed by its first round of singles; a child's are
+    # exact (its parent's, less the branch value, through ``place``).
+    root = start(lay, puzzle.cells, exact=False)
+    stack: list[tuple[list[int], list[int], list[int], bool]] = [(*root, False)]
     while stack:
         vals, cand, used, guessed = stack.pop()
         nodes += 1
@@ -69,9 +72,16 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
         if deadline is not None and time.perf_counter() > deadline:
             found.timed_out = True
             break
-        if singles(lay, vals, cand, used)[1]:
+        if singles(lay, vals, cand, used, exact=guessed)[1]:
             continue  # a contradiction
-        # Branch on the open cell with the fewest candidates (none open: solved).
+        if not any(cand):  # no open cell left: solved
+            found.count += 1
+            if len(found.solutions) < 2:
+                found.solutions.append(tuple(vals))
+            if found.count >= limit:
+                break
+            continue
+        # Branch on the open cell with the fewest candidates.
         best, best_mask, best_size = -1, 0, lay.n + 1
         for i, m in enumerate(cand):
             if m:
@@ -80,13 +90,6 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
                     best, best_mask, best_size = i, m, size
                     if size == 2:
                         break
-        if best < 0:
-            found.count += 1
-            if len(found.solutions) < 2:
-                found.solutions.append(tuple(vals))
-            if found.count >= limit:
-                break
-            continue
         children = []
         m = best_mask
         while m:

@@ -57,13 +57,16 @@ def layout(rules: Rules) -> Layout:
 
 
 def start(
-    lay: Layout, cells: tuple[int, ...] | list[int]
+    lay: Layout, cells: tuple[int, ...] | list[int], *, exact: bool = True
 ) -> tuple[list[int], list[int], list[int]]:
     """``(vals, cand, used)`` of a grid whose givens are ``cells``.
 
     Each open cell's candidates are the values no unit of the cell holds; givens that
     clash are not looked for (an open cell may then have no candidate, which
-    :func:`singles` reports).
+    :func:`singles` reports). With ``exact=False`` every open cell gets all values
+    instead: ``cand`` is left empty for a caller that runs :func:`singles` first with
+    ``exact=False`` (its first round works the candidates out from the units anyway):
+    the oracle, whose easy puzzles would otherwise pay for that pass twice.
     """
     vals = list(cells)
     used = [0] * len(lay.unit_cells)
@@ -73,11 +76,18 @@ def start(
             for u in lay.units_of[i]:
                 used[u] |= bit
     full = lay.full
+    if not exact:
+        return vals, [0] * len(vals), used
     cand = [0] * len(vals)
-    for i, v in enumerate(vals):
-        if not v:
+    for i, owners in enumerate(lay.units_of):
+        if vals[i]:
+            continue
+        if len(owners) == 3:  # rows, columns, boxes: the common case, unrolled
+            a, b, c = owners
+            cand[i] = full & ~(used[a] | used[b] | used[c])
+        else:
             m = full
-            for u in lay.units_of[i]:
+            for u in owners:
                 m &= ~used[u]
             cand[i] = m
     return vals, cand, used
@@ -125,46 +135,95 @@ def naked_singles(
     return True
 
 
-def singles(lay: Layout, vals: list[int], cand: list[int], used: list[int]) -> tuple[int, bool]:
+def singles(
+    lay: Layout, vals: list[int], cand: list[int], used: list[int], *, exact: bool = True
+) -> tuple[int, bool]:
     """Place naked and hidden singles until none is left, in place.
 
-    The fixpoint is the same in any order. Returns the number of values placed, and
-    whether a contradiction turned up (an open cell with no candidate left, or a
-    value with no place left in a unit of ``n`` cells); the rater counts the steps
-    that led to one.
+    ``cand`` holds every open cell's possible values, less any eliminations of the
+    caller's own (the rater's), exactly (as :func:`start` and :func:`place` keep it);
+    with ``exact=False`` it is not looked at in the first round, which works the
+    candidates out from the units (a grid fresh from ``start(..., exact=False)``).
+    Placements made here mark only the units, not the peers; every later round takes
+    the candidates afresh as ``cand`` less the values the cell's units hold, so on
+    return ``cand`` is exact. The fixpoint is the same in any order. Returns the
+    number of values placed, and whether a contradiction turned up (an open cell with
+    no candidate left, or a value with no place left in a unit of ``n`` cells); the
+    rater counts the steps that led to one.
     """
     full = lay.full
-    unit_cells, complete = lay.unit_cells, lay.complete
+    unit_cells, units_of, complete = lay.unit_cells, lay.units_of, lay.complete
+    cells = len(vals)
     placed = 0
+    # The first round: cand as it is (exact), or all values (not exact), narrowed by
+    # the units only once this round has placed something.
+    fresh = exact
+    rough = not exact
     while True:
         progress = False
-        for i, m in enumerate(cand):
-            if m:
-                if not m & (m - 1):
-                    place(lay, vals, cand, used, i, m.bit_length())
-                    placed += 1
-                    progress = True
-            elif not vals[i]:
+        open_cells = False
+        # Naked singles, and the candidates of every open cell.
+        for i in range(cells):
+            if vals[i]:
+                continue
+            owners = units_of[i]
+            if fresh:
+                m = cand[i]
+            else:
+                m = full if rough else cand[i]
+                if len(owners) == 3:  # rows, columns, boxes: the common case, unrolled
+                    a, b, c = owners
+                    m &= ~(used[a] | used[b] | used[c])
+                else:
+                    for u in owners:
+                        m &= ~used[u]
+            if not m:
                 return placed, True
+            if m & (m - 1):
+                cand[i] = m
+                open_cells = True
+            else:
+                vals[i] = m.bit_length()
+                cand[i] = 0
+                for u in owners:
+                    used[u] |= m
+                placed += 1
+                progress = True
+                fresh = False  # the cells after this one must see it
+        rough = False
         if progress:
             continue
-        for u, cells in enumerate(unit_cells):
+        if not open_cells:
+            return placed, False  # solved
+        # Hidden singles: a value with one place left in a unit of n cells.
+        for u, unit in enumerate(unit_cells):
             if not complete[u]:
                 continue  # a smaller region need not hold every value
             once = twice = 0
-            for i in cells:
+            for i in unit:
                 m = cand[i]
                 twice |= once & m
                 once |= m
-            missing = full & ~used[u]
+            used_u = used[u]
+            missing = full & ~used_u
             if missing & ~once:
                 return placed, True
             hidden = once & ~twice & missing
-            if hidden:
+            while hidden:
                 bit = hidden & -hidden
-                i = next(i for i in cells if cand[i] & bit)
-                place(lay, vals, cand, used, i, bit.bit_length())
+                hidden ^= bit
+                i = next((i for i in unit if cand[i] & bit), -1)
+                if i < 0:
+                    return placed, True  # its one cell went to another hidden single
+                for w in units_of[i]:
+                    if used[w] & bit:
+                        return placed, True  # already placed in a shared unit
+                vals[i] = bit.bit_length()
+                cand[i] = 0
+                for w in units_of[i]:
+                    used[w] |= bit
                 placed += 1
                 progress = True
+        fresh = False
         if not progress:
             return placed, False
