@@ -303,9 +303,10 @@ def test_csv_rows_read_back_whole(fields: list[tuple[str, str, str]]) -> None:
 
     from cpsudoku.datasets.rows import format_rows
 
-    rows = [(i, p, "unique", s, "sat", "0.000100", e) for i, (p, s, e) in enumerate(fields)]
+    rows = [(i, p, "unique", s, "sat", 0.0001, e) for i, (p, s, e) in enumerate(fields)]
     text = format_rows(rows, "csv")
     back = list(csv.reader(io.StringIO(text, newline="")))
+    rows = [(i, p, "unique", s, "sat", "0.000100", e) for i, (p, s, e) in enumerate(fields)]
     assert back == [[str(field) for field in row] for row in rows]
     controls = set("\r\t\x00\x1b\u2028")
     if not any(controls & set(f) for t in fields for f in t):

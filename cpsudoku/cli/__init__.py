@@ -35,6 +35,7 @@ from cpsudoku.cli.common import (
 )
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
+from cpsudoku.engines import native_built
 from cpsudoku.model.errors import CpSudokuError, PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Count, Result, Status
@@ -62,7 +63,12 @@ def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
         "batch: 0 every record decided, 3 some timed out, 4 some invalid, 5 some disagree "
         "with the input's solutions or with --verify-with.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    compiled = "built" if native_built() else "missing (no C compiler at install time)"
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__} (compiled engine: {compiled})",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help_text, configure, _run) in COMMANDS.items():
         configure(sub.add_parser(name, help=help_text, description=help_text))

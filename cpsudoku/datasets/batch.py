@@ -16,7 +16,7 @@ from functools import partial
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import run_chunks
-from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.records import Record, RecordBlock
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND
 from cpsudoku.model.forms import PuzzleLike
@@ -108,7 +108,8 @@ def run_batch(
     )
     try:
         work = partial(solve_and_encode, kind=out.encoding)
-        for _chunk, encoded in run_chunks(out.rest(records), work, options, jobs, chunk_size):
+        chunks = run_chunks(out.rest(records), work, options, jobs, chunk_size, RecordBlock)
+        for _chunk, encoded in chunks:
             out.write_encoded(encoded)
         out.finish()
     finally:

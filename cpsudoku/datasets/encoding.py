@@ -62,5 +62,5 @@ def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
             kind,
         )
     else:
-        payload = format_rows([(*row[:5], f"{row[5]:.6f}", row[6]) for row in rows], kind)
+        payload = format_rows(rows, kind)
     return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements)

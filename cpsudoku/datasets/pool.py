@@ -107,11 +107,14 @@ def run_chunks(
     options: SolveOptions,
     jobs: int | None = None,
     chunk_size: int | None = None,
+    pack: Callable[[list[T]], list[T]] | None = None,
 ) -> Iterator[tuple[list[T], R]]:
     """Apply ``fn`` to chunks of ``items`` in ``jobs`` processes; yield in input order.
 
     Yields ``(chunk, outputs)`` pairs. With one job everything runs in this process
     (no pickling, no start-up cost). At most ``3 * jobs`` chunks are in flight.
+    ``pack`` wraps each chunk for its trip to a worker (e.g. as a
+    :class:`~cpsudoku.datasets.records.RecordBlock`, which pickles as columns).
     """
     jobs = jobs or default_jobs()
     if jobs > max_jobs():
@@ -134,7 +137,7 @@ def run_chunks(
     window: deque[tuple[list[T], Future[tuple[R, float]]]] = deque()
     try:
         for chunk in chunker.chunks(items):
-            window.append((chunk, pool.submit(_timed, fn, chunk)))
+            window.append((chunk, pool.submit(_timed, fn, pack(chunk) if pack else chunk)))
             while len(window) >= 3 * jobs or (window and window[0][1].done()):
                 done_chunk, future = window.popleft()
                 out, seconds = future.result()

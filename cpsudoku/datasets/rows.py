@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
@@ -33,6 +34,20 @@ def output_kind(path: str) -> str:
 _NEEDS_QUOTES = re.compile('[",\x00-\x1f\x7f\x85\u2028\u2029]')
 
 
+#: The bytes a CSV field may hold unquoted: printable ASCII but the quote and comma.
+_PLAIN_BYTES = bytes(c for c in range(0x20, 0x7F) if c not in b'",')
+
+
+def _plain(texts: Iterable[object]) -> bool:
+    """True when no text needs quotes: one C pass deleting the safe bytes of them all.
+
+    Anything left (a quote, a comma, a control character, any non-ASCII character,
+    among them the Unicode line breaks) sends the block to the per-field path.
+    """
+    joined = "".join(map(str, texts)).encode("utf-8", "replace")
+    return not joined.translate(None, _PLAIN_BYTES)
+
+
 def _csv_field(text: str) -> str:
     """``text`` as one CSV field: quoted (quotes doubled) when it needs to be."""
     if _NEEDS_QUOTES.search(text):
@@ -47,13 +62,26 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     CSV a field holding a delimiter, a quote or any control character is quoted, as
     RFC 4180 says, so csv readers, pandas and ``--resume`` read each row back whole
     and exactly; the standard ``csv.writer`` leaves a lone carriage return unquoted
-    when lines end in LF, and a reader then splits the row there.
+    when lines end in LF, and a reader then splits the row there. A float in the
+    seconds column (a float) is written with six decimals.
     """
     if kind == "jsonl":
         return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
     field = _csv_field
+    # One look at the puzzle, solution and backend columns of the whole block: where
+    # none needs quotes (nearly always), no field of them is looked at again.
+    if all(_plain(map(itemgetter(k), rows)) for k in (1, 3, 4)):
+        return "".join(
+            [
+                f"{index},{puzzle},{status},{solution},{backend},"
+                f"{seconds:.6f},{field(str(error)) if error else ''}\n"
+                for index, puzzle, status, solution, backend, seconds, error in rows
+            ]
+        )
     return "".join(
-        f"{index},{field(str(puzzle))},{status},{field(str(solution))},{field(str(backend))},"
-        f"{seconds},{field(str(error)) if error else ''}\n"
-        for index, puzzle, status, solution, backend, seconds, error in rows
+        [
+            f"{index},{field(str(puzzle))},{status},{field(str(solution))},{field(str(backend))},"
+            f"{seconds:.6f},{field(str(error)) if error else ''}\n"
+            for index, puzzle, status, solution, backend, seconds, error in rows
+        ]
     )

@@ -1,9 +1,13 @@
 """Solving records into rows, chunk by chunk: what runs inside a worker process.
 
-The whole-array logic pass decides first what it can (backend ``logic``); the engine
-gets the rest, with the cells the pass forced filled in. Every row is checked against
-the input's solution column when there is one, and cross-checked with a second engine
-when asked.
+A bulk pass decides first what it can, a whole block of puzzles per call: the compiled
+engine (backend ``native``) when it is built, the rules are ones it takes and the
+engine asked for is the default one or ``native``; else the numpy logic pass (backend
+``logic``). The engine gets the rest: what the compiled engine refused, or left after
+its node budget (:func:`native_budget`), or the logic pass left open, with the cells
+the pass forced filled in. Every solution of the compiled pass is checked by the bulk
+verifier before it is written. Every row is checked against the input's solution
+column when there is one, and cross-checked with a second engine when asked.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
-from cpsudoku.engines import get_backend
-from cpsudoku.model.errors import PuzzleError
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built
+from cpsudoku.model.errors import PuzzleError, SolverError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
@@ -27,11 +31,34 @@ from cpsudoku.model.rules import SYMBOLS, Rules
 from cpsudoku.model.verify import is_solution
 
 if TYPE_CHECKING:
-    pass
+    import numpy as np
 
 
 #: Backend name of the rows the whole-array logic pass decided.
 LOGIC = "logic"
+
+#: Backend name of the rows the compiled engine's bulk pass decided.
+NATIVE = "native"
+
+
+def native_budget(rules: Rules) -> int:
+    """Search nodes the compiled pass spends on one puzzle before handing it on.
+
+    About a tenth of a second whatever the size (a node costs about 2 us on 9x9 and
+    grows with the cells): far beyond what any published 9x9, 16x16 or 25x25 puzzle
+    of the bundled sets needs, except the minimal 25x25 Frisch puzzles, which go to
+    the SAT engine (clause learning) after that tenth of a second.
+    """
+    return 4_000_000 // rules.cells
+
+
+def _native_pass(options: SolveOptions, rules: Rules) -> bool:
+    """True when the compiled engine's bulk pass should decide this group first."""
+    if options.backend not in (DEFAULT_BACKEND, NATIVE) or not native_built():
+        return False
+    from cpsudoku.engines import native
+
+    return native.NativeBackend.refusal(rules) is None
 
 
 def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False) -> Result:
@@ -159,16 +186,18 @@ def _logic_rows(
 
     if options.symbols is not None and not options.symbols.isascii():
         return  # the pass reads bytes: such records take the per-record path
-    groups: dict[Rules, list[int]] = {}
     fixed = options.rules
     if fixed is None and options.symbols is not None:
         fixed = Rules.for_size(len(options.symbols))
+    by_length: dict[int, list[int]] = {}
     for k, record in enumerate(records):
-        if record.error:
-            continue
-        g = fixed or _geometry_of_length(len(record.puzzle))
+        if not record.error:
+            by_length.setdefault(len(record.puzzle), []).append(k)
+    groups: dict[Rules, list[int]] = {}
+    for length, members in by_length.items():
+        g = fixed or _geometry_of_length(length)
         if g is not None:
-            groups.setdefault(g, []).append(k)
+            groups.setdefault(g, []).extend(members)
     for g, members in groups.items():
         start = time.perf_counter()
         values, ok = bulk_logic.parse_block(
@@ -177,10 +206,13 @@ def _logic_rows(
         chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
         if not chosen:
             continue
+        block = values[ok]
+        if _native_pass(options, g):
+            _native_rows(records, chosen, block, g, options, rows, start)
+            continue
         plan = bulk_logic.pass_plan(g)
         if plan is bulk_logic.PassPlan.OFF:
             continue
-        block = values[ok]
         result = bulk_logic.presolve(block, g, locked=plan is bulk_logic.PassPlan.FULL)
         status = result.status
         unique_rows = np.flatnonzero(status == bulk_logic.UNIQUE)
@@ -189,10 +221,10 @@ def _logic_rows(
         solved = Status.UNIQUE if options.unique else Status.SOLVED
         for j, text in zip(unique_rows.tolist(), texts, strict=True):
             k = chosen[j]
-            rows[k] = _logic_row(records[k], solved, text, g, seconds, options)
+            rows[k] = _pass_row(records[k], solved, text, g, seconds, options, LOGIC)
         for j in np.flatnonzero(status == bulk_logic.UNSOLVABLE).tolist():
             k = chosen[j]
-            rows[k] = _logic_row(records[k], Status.UNSOLVABLE, "", g, seconds, options)
+            rows[k] = _pass_row(records[k], Status.UNSOLVABLE, "", g, seconds, options, LOGIC)
         open_rows = np.flatnonzero(status == bulk_logic.UNDECIDED)
         if open_rows.size:
             # For undecided rows the pass returns the grid with its placements made:
@@ -202,14 +234,83 @@ def _logic_rows(
                 reduced[chosen[j]] = Puzzle(g, tuple(cells))
 
 
-def _logic_row(
-    record: Record, status: Status, text: str, g: Rules, seconds: float, options: SolveOptions
+def _native_rows(
+    records: Sequence[Record],
+    chosen: list[int],
+    block: np.ndarray,
+    g: Rules,
+    options: SolveOptions,
+    rows: list[Row | None],
+    start: float,
+) -> None:
+    """Fill ``rows`` for the records of ``block`` the compiled engine decides.
+
+    Clashing givens and puzzles beyond the node budget are left (as None) to the
+    per-record path: the engine there names the clash, or solves what the compiled
+    search could not within its budget.
+    """
+    import numpy as np
+
+    from cpsudoku.datasets import bulk_logic
+    from cpsudoku.engines import native
+
+    found = native.solve_block(
+        block,
+        g,
+        limit=2 if options.unique else 1,
+        time_limit=options.time_limit,
+        budget=native_budget(g),
+    )
+    solved = found.count > 0
+    checked = bulk_logic.verify_block(block[solved], found.solutions[solved], g)
+    if not checked.all():
+        bad = chosen[int(np.flatnonzero(solved)[np.flatnonzero(~checked)[0]])]
+        raise SolverError(f"native returned an invalid solution for record {bad}")
+    texts = iter(bulk_logic.format_block(found.solutions[solved], g, options.symbols))
+    seconds = (time.perf_counter() - start) / len(chosen)
+    one = Status.UNIQUE if options.unique else Status.SOLVED
+    late = (Status.TIMEOUT, "time limit reached")
+    # (how the search ended, solutions found) -> the row's status and error. A clash
+    # to name, or the budget spent, is in none: the engine takes those records.
+    outcomes = {
+        (native.DONE, 0): (Status.UNSOLVABLE, ""),
+        (native.DONE, 1): (one, ""),
+        (native.LIMIT, 1): (one, ""),
+        (native.LIMIT, 2): (Status.MULTIPLE, ""),
+        (native.TIMEOUT, 0): late,
+        (native.TIMEOUT, 1): late,
+    }
+    checks = bool(options.verify_with)
+    for k, end, count, has in zip(
+        chosen, found.status.tolist(), found.count.tolist(), solved.tolist(), strict=True
+    ):
+        text = next(texts) if has else ""
+        outcome = outcomes.get((end, count))
+        if outcome is None:
+            continue
+        status, error = outcome
+        if checks or records[k].solution:
+            rows[k] = _pass_row(records[k], status, text, g, seconds, options, NATIVE, error)
+        else:  # the plain row of _pass_row, built here: a million times on big files
+            rows[k] = (status.value, text, NATIVE, seconds, error)
+
+
+def _pass_row(
+    record: Record,
+    status: Status,
+    text: str,
+    g: Rules,
+    seconds: float,
+    options: SolveOptions,
+    backend: str,
+    error: str = "",
 ) -> Row:
-    """The row of a record the logic pass decided; checks run only when asked for."""
+    """The row of a record a bulk pass decided; checks run only when asked for."""
     if not record.solution and not options.verify_with:
-        return (status.value, text, LOGIC, seconds, "")
+        return (status.value, text, backend, seconds, error)
     solution = parse(text, g, check=False, symbols=options.symbols) if text else None
-    return _finish_row(record, Result(status, solution, LOGIC, seconds), options)
+    result = Result(status, solution, backend, seconds, error or None)
+    return _finish_row(record, result, options)
 
 
 @cache

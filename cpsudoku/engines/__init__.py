@@ -15,6 +15,7 @@ so adding an engine is one new module and one line in :data:`REGISTRY`
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 
 from cpsudoku.engines.base import Backend, Search
@@ -44,19 +45,24 @@ class Entry:
 #: name -> where the engine class lives. Modules are imported only when the engine is
 #: used, so the core (parse, verify, the reference oracle) starts without any solver.
 REGISTRY: dict[str, Entry] = {
-    "sat": Entry("cpsudoku.engines.sat", "SatBackend", checks_up_to=MAX_SIZE, check_rank=1),
+    "sat": Entry("cpsudoku.engines.sat", "SatBackend", checks_up_to=MAX_SIZE, check_rank=2),
     "backtrack": Entry(
-        "cpsudoku.engines.backtrack", "BacktrackBackend", checks_up_to=9, check_rank=0
+        "cpsudoku.engines.backtrack", "BacktrackBackend", checks_up_to=9, check_rank=1
     ),
     "cpsat": Entry("cpsudoku.engines.cpsat", "CpSatBackend"),
+    "native": Entry("cpsudoku.engines.native", "NativeBackend", checks_up_to=32, check_rank=0),
     "portfolio": Entry("cpsudoku.engines.portfolio", "PortfolioBackend"),
 }
+
+#: The module of the compiled engine's C extension (optional: built when it can be).
+NATIVE_EXTENSION = "cpsudoku.engines._native"
 
 #: The backend used when none is named.
 DEFAULT_BACKEND = next(iter(REGISTRY))
 
 __all__ = [
     "DEFAULT_BACKEND",
+    "NATIVE_EXTENSION",
     "REGISTRY",
     "Backend",
     "Entry",
@@ -66,6 +72,7 @@ __all__ = [
     "check_spec",
     "create_backend",
     "get_backend",
+    "native_built",
     "uniqueness_checker",
 ]
 
@@ -77,11 +84,11 @@ def uniqueness_checker(g: Rules | None = None) -> str:
 
     The generator and the rater ask it for every check they make: among the engines
     whose registry entry says they check grids of this side, the one of lowest rank
-    that takes the rules. Today the ``backtrack`` oracle up to 9x9, where it measured
-    as fast as the sat backend or faster (most checks during clue removal find a
-    second solution, and the sat backend spends extra work on those), and ``sat`` for
-    bigger grids, where the oracle takes seconds per check on nearly minimal puzzles
-    (see docs/design.md).
+    that takes the rules and is installed. Today the compiled ``native`` engine up to
+    32x32; without it, the ``backtrack`` oracle up to 9x9, where it measured as fast as
+    the sat backend or faster (most checks during clue removal find a second solution,
+    and the sat backend spends extra work on those), and ``sat`` for bigger grids, where
+    the oracle takes seconds per check on nearly minimal puzzles (see docs/design.md).
     """
     n = 0 if g is None else g.n
     fits = sorted(
@@ -90,9 +97,18 @@ def uniqueness_checker(g: Rules | None = None) -> str:
         if entry.checks_up_to >= n and entry.checks_up_to > 0
     )
     for _, name in fits:
-        if g is None or not g.constraints or backend_class(name).refusal(g) is None:
+        try:
+            cls = backend_class(name)
+        except BackendUnavailableError:
+            continue
+        if g is None or cls.refusal(g) is None:
             return name
     return "backtrack"  # the oracle takes every rule set the model can state
+
+
+def native_built() -> bool:
+    """True when the compiled engine's extension was built (found without importing it)."""
+    return importlib.util.find_spec(NATIVE_EXTENSION) is not None
 
 
 def backend_class(name: str) -> type[Backend]:
@@ -111,6 +127,12 @@ def backend_class(name: str) -> type[Backend]:
     try:
         module = importlib.import_module(entry.module)
     except ModuleNotFoundError as exc:
+        if exc.name == NATIVE_EXTENSION:
+            raise BackendUnavailableError(
+                f"backend {name!r} is the compiled engine, which was not built when "
+                f"cpsudoku was installed (it needs a C compiler and the Python headers; "
+                f"install them and reinstall cpsudoku)"
+            ) from exc
         raise BackendUnavailableError(
             f"backend {name!r} needs the package {exc.name!r}, which is not installed "
             f"(pip install cpsudoku installs it)"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import codecs
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from cpsudoku.model.errors import PuzzleError
 
@@ -65,6 +65,20 @@ def lines(stream: BinaryIO, longest: int) -> Iterator[tuple[bytes, int]]:
     ending excluded; a line longer than ``longest`` is over-long. Blocks are
     read with a cap on what is held, so one giant line never sits in memory whole.
     """
+    # Without a reader of runs every item is one line.
+    yield from cast(Iterator[tuple[bytes, int]], line_runs(stream, longest, None))
+
+
+def line_runs(
+    stream: BinaryIO, longest: int, run: Callable[[bytes], list[str] | None] | None
+) -> Iterator[tuple[bytes, int] | list[str]]:
+    """:func:`lines`, where ``run`` may take whole blocks of lines at once.
+
+    ``run`` gets each block of complete lines (LF-terminated, shorter than
+    ``longest`` together) and returns the texts it stands for, or None to have the
+    block's lines come one by one as in :func:`lines`. A reader gives its plain blocks
+    (nothing to decode, strip or skip) to a run, and pays per line only elsewhere.
+    """
     carry = b""
     skipped = -1  # bytes of an over-long line seen so far; -1 when not in one
     for block in _blocks(stream):
@@ -78,6 +92,14 @@ def lines(stream: BinaryIO, longest: int) -> Iterator[tuple[bytes, int]]:
                 continue
             yield b"", skipped + end.start()
             skipped, start = -1, end.end()
+        if run is not None:
+            cut = data.rfind(b"\n") + 1
+            if cut > start and cut - start <= longest:
+                texts = run(data[start:cut])
+                if texts is not None:
+                    if texts:
+                        yield texts
+                    start = cut
         lines = data[start:].splitlines(keepends=True)
         carry = lines.pop() if lines else b""
         if carry.endswith(b"\n"):  # complete; a final CR may still meet its LF

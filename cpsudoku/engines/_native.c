@@ -1,0 +1,641 @@
+/*
+ * cpsudoku.engines._native: the compiled engine's core, a C99 extension module.
+ *
+ * One type, Layout: the no-repeat units of a rule set, turned once into bit masks
+ * over the cells. Its methods search one puzzle (solve) or a whole block of puzzles in
+ * one call with the GIL released (solve_many). The search itself is in
+ * _native_core.h, compiled once per cell-set width (1 to 16 words of 64 cells).
+ *
+ * Everything that comes in from Python is checked here (sizes, values, unit cells), so
+ * no input can make the search read or write out of bounds; see tests/test_native.py,
+ * which also runs random bytes through both entry points under AddressSanitizer.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_DIGITS 32
+#define MAX_WORDS 16
+#define MAX_CELLS (MAX_DIGITS * MAX_DIGITS)
+
+/* What a search ended with. */
+enum { ST_DONE = 0, ST_LIMIT = 1, ST_TIMEOUT = 2, ST_BUDGET = 3, ST_CLASH = 4, ST_SIGNAL = 5 };
+
+typedef struct {
+    int n, cells, words;
+    uint64_t all[MAX_WORDS];  /* every cell */
+    int nunits, full_units;  /* units of n cells come first */
+    uint64_t *unit_bits;     /* nunits x words */
+    uint64_t *peers;         /* cells x words */
+    int npairs;              /* locked candidates: (full unit A, unit B) meeting in 2+ cells */
+    int *pair_start;         /* A's pairs: pair_start[A] to pair_start[A + 1] */
+    int max_inter;           /* the most cells any such A and B share */
+    uint64_t *pair_inter;    /* A and B */
+    uint64_t *pair_rest;     /* B outside A */
+    int ntriads;             /* each such intersection once */
+    uint64_t *triad_cells;   /* A and B */
+    uint64_t *triad_around;  /* A or B, outside the intersection */
+    int *triad_a, *triad_b;  /* the units (A full; B full when b < full_units) */
+} Layout;
+
+typedef struct {
+    long long limit;   /* stop at this many solutions */
+    double deadline;   /* monotonic seconds; 0 for none */
+    long long budget;  /* stop after this many nodes; 0 for none */
+    int signals;       /* the GIL is held: look for Ctrl-C */
+} Limits;
+
+typedef struct {
+    long long count, nodes, guesses;
+    int status;
+} Outcome;
+
+typedef struct {
+    void *states;
+    int *cells;
+    uint64_t *todo;
+} Frame;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A status when a limit other than the count stops the search, else 0. */
+static int check_limits(const Limits *lim)
+{
+    if (lim->deadline > 0 && now_seconds() > lim->deadline)
+        return ST_TIMEOUT;
+    if (lim->signals && PyErr_CheckSignals() < 0)
+        return ST_SIGNAL;
+    return 0;
+}
+
+#define W 1
+#define D 8
+#define SUF _1
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 2
+#define D 11
+#define SUF _2
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 3
+#define D 13
+#define SUF _3
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 4
+#define D 16
+#define SUF _4
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 7
+#define D 21
+#define SUF _7
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 10
+#define D 25
+#define SUF _10
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+#define W 16
+#define D 32
+#define SUF _16
+#include "_native_core.h"
+#undef W
+#undef D
+#undef SUF
+
+typedef void (*search_fn)(const Layout *, const uint8_t *, const uint32_t *, const Limits *,
+                          Outcome *, uint8_t *, Frame *);
+
+static const struct {
+    int words, digits;
+    search_fn search;
+    size_t state_size;
+} WIDTHS[] = {
+    {1, 8, search_1, sizeof(state_1)},   {2, 11, search_2, sizeof(state_2)},
+    {3, 13, search_3, sizeof(state_3)},   {4, 16, search_4, sizeof(state_4)},
+    {7, 21, search_7, sizeof(state_7)},   {10, 25, search_10, sizeof(state_10)},
+    {16, 32, search_16, sizeof(state_16)},
+};
+
+/* ---- the Python type ---- */
+
+typedef struct {
+    PyObject_HEAD
+    Layout lay;
+    search_fn search;
+    size_t state_size;
+} LayoutObject;
+
+static void layout_free(Layout *lay)
+{
+    PyMem_Free(lay->unit_bits);
+    PyMem_Free(lay->peers);
+    PyMem_Free(lay->pair_start);
+    PyMem_Free(lay->pair_inter);
+    PyMem_Free(lay->pair_rest);
+    PyMem_Free(lay->triad_cells);
+    PyMem_Free(lay->triad_around);
+    PyMem_Free(lay->triad_a);
+    PyMem_Free(lay->triad_b);
+    memset(lay, 0, sizeof(*lay));
+}
+
+static void Layout_dealloc(LayoutObject *self)
+{
+    layout_free(&self->lay);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define SET(mask, i) ((mask)[(i) >> 6] |= (uint64_t)1 << ((i) & 63))
+#define HAS(mask, i) (((mask)[(i) >> 6] >> ((i) & 63)) & 1)
+
+/* Read the units: a sequence of sequences of distinct cell indices, at most n each. */
+static int read_units(PyObject *units, int n, int cells, int words, uint64_t **bits_out,
+                      int *nunits_out, int *full_out)
+{
+    PyObject *seq = PySequence_Fast(units, "units must be a sequence of cell sequences");
+    if (!seq)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > 64 * (Py_ssize_t)cells) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many units");
+        return -1;
+    }
+    uint64_t *bits = PyMem_Calloc(count ? (size_t)count * words : 1, sizeof(uint64_t));
+    int *sizes = PyMem_Calloc(count ? (size_t)count : 1, sizeof(int));
+    if (!bits || !sizes) {
+        PyMem_Free(bits);
+        PyMem_Free(sizes);
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t u = 0; u < count; u++) {
+        PyObject *unit = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, u),
+                                         "each unit must be a sequence of cells");
+        if (!unit)
+            goto fail;
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(unit);
+        if (size > n) {
+            PyErr_Format(PyExc_ValueError, "unit %zd has %zd cells; at most %d", u, size, n);
+            Py_DECREF(unit);
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < size; j++) {
+            long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(unit, j));
+            if (i == -1 && PyErr_Occurred()) {
+                Py_DECREF(unit);
+                goto fail;
+            }
+            if (i < 0 || i >= cells || HAS(bits + (size_t)u * words, i)) {
+                PyErr_Format(PyExc_ValueError,
+                             "unit %zd: cell %ld is out of range or listed twice", u, i);
+                Py_DECREF(unit);
+                goto fail;
+            }
+            SET(bits + (size_t)u * words, i);
+        }
+        sizes[u] = (int)size;
+        Py_DECREF(unit);
+    }
+    Py_DECREF(seq);
+    /* Full units first: hidden singles and locked candidates run over those. */
+    uint64_t *sorted = PyMem_Calloc(count ? (size_t)count * words : 1, sizeof(uint64_t));
+    if (!sorted) {
+        PyMem_Free(bits);
+        PyMem_Free(sizes);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int at = 0, full = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (Py_ssize_t u = 0; u < count; u++)
+            if ((sizes[u] == n) == (pass == 0)) {
+                memcpy(sorted + (size_t)at * words, bits + (size_t)u * words,
+                       (size_t)words * sizeof(uint64_t));
+                at++;
+                full += pass == 0;
+            }
+    PyMem_Free(bits);
+    PyMem_Free(sizes);
+    *bits_out = sorted;
+    *nunits_out = (int)count;
+    *full_out = full;
+    return 0;
+fail:
+    PyMem_Free(bits);
+    PyMem_Free(sizes);
+    Py_DECREF(seq);
+    return -1;
+}
+
+static int popcount_words(const uint64_t *a, int words)
+{
+    int c = 0;
+    for (int k = 0; k < words; k++)
+        c += __builtin_popcountll(a[k]);
+    return c;
+}
+
+static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"n", "units", NULL};
+    int n;
+    PyObject *units;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO", kwlist, &n, &units))
+        return -1;
+    if (n < 1 || n > MAX_DIGITS) {
+        PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
+                     MAX_DIGITS, n);
+        return -1;
+    }
+    layout_free(&self->lay);
+    Layout *lay = &self->lay;
+    int cells = n * n, need = (cells + 63) / 64;
+    size_t w = 0;
+    while (WIDTHS[w].words < need || WIDTHS[w].digits < n)
+        w++;
+    int words = WIDTHS[w].words;
+    self->search = WIDTHS[w].search;
+    self->state_size = WIDTHS[w].state_size;
+    lay->n = n;
+    lay->cells = cells;
+    lay->words = words;
+    if (read_units(units, n, cells, words, &lay->unit_bits, &lay->nunits, &lay->full_units) < 0)
+        return -1;
+    for (int i = 0; i < cells; i++)
+        SET(lay->all, i);
+    lay->peers = PyMem_Calloc((size_t)cells * words, sizeof(uint64_t));
+    if (!lay->peers)
+        goto nomem;
+    for (int u = 0; u < lay->nunits; u++) {
+        const uint64_t *unit = lay->unit_bits + (size_t)u * words;
+        for (int i = 0; i < cells; i++)
+            if (HAS(unit, i))
+                for (int k = 0; k < words; k++)
+                    lay->peers[(size_t)i * words + k] |= unit[k];
+    }
+    for (int i = 0; i < cells; i++)
+        lay->peers[(size_t)i * words + (i >> 6)] &= ~((uint64_t)1 << (i & 63));
+    /* Locked candidates: a full unit A and any other unit B sharing 2+ cells with it. */
+    int cap = lay->full_units * (lay->nunits ? lay->nunits : 1);
+    lay->pair_start = PyMem_Calloc((size_t)lay->full_units + 1, sizeof(int));
+    lay->pair_inter = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    lay->pair_rest = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    lay->triad_cells = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    lay->triad_around = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    lay->triad_a = PyMem_Calloc(cap ? cap : 1, sizeof(int));
+    lay->triad_b = PyMem_Calloc(cap ? cap : 1, sizeof(int));
+    if (!lay->pair_start || !lay->pair_inter || !lay->pair_rest || !lay->triad_cells ||
+        !lay->triad_around || !lay->triad_a || !lay->triad_b)
+        goto nomem;
+    for (int a = 0; a < lay->full_units; a++) {
+        lay->pair_start[a] = lay->npairs;
+        const uint64_t *ua = lay->unit_bits + (size_t)a * words;
+        for (int b = 0; b < lay->nunits; b++) {
+            if (b == a)
+                continue;
+            const uint64_t *ub = lay->unit_bits + (size_t)b * words;
+            uint64_t inter[MAX_WORDS], rest[MAX_WORDS];
+            for (int k = 0; k < words; k++) {
+                inter[k] = ua[k] & ub[k];
+                rest[k] = ub[k] & ~ua[k];
+            }
+            int shared = popcount_words(inter, words);
+            if (shared < 2 || popcount_words(rest, words) == 0)
+                continue;
+            if (shared > lay->max_inter)
+                lay->max_inter = shared;
+            int p = lay->npairs++;
+            memcpy(lay->pair_inter + (size_t)p * words, inter, words * sizeof(uint64_t));
+            memcpy(lay->pair_rest + (size_t)p * words, rest, words * sizeof(uint64_t));
+            if (b < a && b < lay->full_units)
+                continue; /* this intersection is already a triad, as (b, a) */
+            int t = lay->ntriads++;
+            lay->triad_a[t] = a;
+            lay->triad_b[t] = b;
+            for (int k = 0; k < words; k++) {
+                lay->triad_cells[(size_t)t * words + k] = inter[k];
+                lay->triad_around[(size_t)t * words + k] = (ua[k] | ub[k]) & ~inter[k];
+            }
+        }
+    }
+    lay->pair_start[lay->full_units] = lay->npairs;
+    return 0;
+nomem:
+    layout_free(lay);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* Frames for one search: a state, a branch cell and a digit set per depth. */
+static int frames_alloc(const LayoutObject *self, Frame *f)
+{
+    size_t depth = (size_t)self->lay.cells + 2;
+    f->states = PyMem_RawMalloc(depth * self->state_size);
+    f->cells = PyMem_RawMalloc(depth * sizeof(int));
+    f->todo = PyMem_RawMalloc(depth * sizeof(uint64_t));
+    if (!f->states || !f->cells || !f->todo) {
+        PyMem_RawFree(f->states);
+        PyMem_RawFree(f->cells);
+        PyMem_RawFree(f->todo);
+        return -1;
+    }
+    return 0;
+}
+
+static void frames_free(Frame *f)
+{
+    PyMem_RawFree(f->states);
+    PyMem_RawFree(f->cells);
+    PyMem_RawFree(f->todo);
+}
+
+/* -1 (with an exception) unless every byte of a puzzle is a value 0..n. */
+static int check_values(const uint8_t *cells, Py_ssize_t count, int n, Py_ssize_t base)
+{
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (cells[i] > n) {
+            PyErr_Format(PyExc_ValueError, "cell %zd holds %d; values are 0 to %d", base + i,
+                         (int)cells[i], n);
+            return -1;
+        }
+    return 0;
+}
+
+static int read_limits(Limits *lim, long long limit, double time_limit, long long budget)
+{
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+        return -1;
+    }
+    if (budget < 0) {
+        PyErr_SetString(PyExc_ValueError, "budget must be 0 (none) or more");
+        return -1;
+    }
+    if (time_limit != time_limit) {
+        PyErr_SetString(PyExc_ValueError, "time_limit is NaN");
+        return -1;
+    }
+    lim->limit = limit;
+    lim->budget = budget;
+    lim->deadline = 0;
+    lim->signals = 0;
+    return 0;
+}
+
+static double deadline_after(double time_limit)
+{
+    if (time_limit < 0)
+        return 0; /* no limit */
+    double now = now_seconds();
+    return now + (time_limit > 0 ? time_limit : 1e-9);
+}
+
+PyDoc_STRVAR(solve_doc,
+"solve(cells, limit=2, time_limit=-1.0, budget=0, allowed=None)\n--\n\n"
+"Search one puzzle: cells is n*n bytes of values 0..n (0 empty); allowed, if given,\n"
+"is n*n uint32 masks of the values each cell may take (bit v-1 for v). Stops at\n"
+"limit solutions, after time_limit seconds (negative: none) or budget nodes (0:\n"
+"none). Returns (status, count, solutions, nodes, guesses): solutions holds the\n"
+"first min(count, 2) solutions, n*n bytes each. Ctrl-C interrupts it.");
+
+static PyObject *Layout_solve(LayoutObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"cells", "limit", "time_limit", "budget", "allowed", NULL};
+    Py_buffer cells, allowed = {0};
+    long long limit = 2, budget = 0;
+    double time_limit = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*|LdLz*", kwlist, &cells, &limit,
+                                     &time_limit, &budget, &allowed))
+        return NULL;
+    PyObject *result = NULL;
+    const Layout *lay = &self->lay;
+    Limits lim;
+    Frame frames = {0};
+    if (lay->n == 0) {
+        PyErr_SetString(PyExc_ValueError, "the layout was not initialised");
+        goto done;
+    }
+    if (cells.len != lay->cells) {
+        PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", lay->cells, cells.len);
+        goto done;
+    }
+    if (allowed.buf && allowed.len != (Py_ssize_t)(lay->cells * sizeof(uint32_t))) {
+        PyErr_Format(PyExc_ValueError, "allowed must hold %d uint32 masks", lay->cells);
+        goto done;
+    }
+    if (check_values(cells.buf, cells.len, lay->n, 0) < 0 ||
+        read_limits(&lim, limit, time_limit, budget) < 0)
+        goto done;
+    if (frames_alloc(self, &frames) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint32_t *masks = NULL;
+    if (allowed.buf) { /* copied: the buffer need not be aligned */
+        masks = PyMem_Malloc(lay->cells * sizeof(uint32_t));
+        if (!masks) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(masks, allowed.buf, lay->cells * sizeof(uint32_t));
+    }
+    uint8_t sol[2 * MAX_CELLS];
+    Outcome out;
+    lim.deadline = deadline_after(time_limit);
+    lim.signals = 1;
+    self->search(lay, cells.buf, masks, &lim, &out, sol, &frames);
+    PyMem_Free(masks);
+    if (out.status == ST_SIGNAL)
+        goto done; /* the signal handler's exception (KeyboardInterrupt) is set */
+    long long kept = out.count < 2 ? out.count : 2;
+    result = Py_BuildValue("iLy#LL", out.status, out.count, (const char *)sol,
+                           (Py_ssize_t)(kept * lay->cells), out.nodes, out.guesses);
+done:
+    frames_free(&frames);
+    PyBuffer_Release(&cells);
+    if (allowed.buf)
+        PyBuffer_Release(&allowed);
+    return result;
+}
+
+PyDoc_STRVAR(solve_many_doc,
+"solve_many(puzzles, limit=2, time_limit=-1.0, budget=0)\n--\n\n"
+"Search every puzzle of a block (P*n*n bytes, puzzle after puzzle) in one call,\n"
+"without the GIL; time_limit and budget apply to each puzzle. Returns (statuses,\n"
+"counts, solutions, nodes, guesses): statuses and counts P bytes (counts capped at\n"
+"255), solutions P*n*n bytes (each puzzle's first solution, zeros when none), nodes\n"
+"and guesses P native-endian uint32 (capped).");
+
+static PyObject *Layout_solve_many(LayoutObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"puzzles", "limit", "time_limit", "budget", NULL};
+    Py_buffer block;
+    long long limit = 2, budget = 0;
+    double time_limit = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*|LdL", kwlist, &block, &limit,
+                                     &time_limit, &budget))
+        return NULL;
+    PyObject *result = NULL, *statuses = NULL, *counts = NULL, *solutions = NULL,
+             *nodes = NULL, *guesses = NULL;
+    const Layout *lay = &self->lay;
+    Limits lim;
+    Frame frames = {0};
+    if (lay->n == 0) {
+        PyErr_SetString(PyExc_ValueError, "the layout was not initialised");
+        goto done;
+    }
+    if (block.len % lay->cells) {
+        PyErr_Format(PyExc_ValueError, "%zd bytes is no whole number of %d-cell puzzles",
+                     block.len, lay->cells);
+        goto done;
+    }
+    Py_ssize_t count = block.len / lay->cells;
+    if (check_values(block.buf, block.len, lay->n, 0) < 0 ||
+        read_limits(&lim, limit, time_limit, budget) < 0)
+        goto done;
+    statuses = PyBytes_FromStringAndSize(NULL, count);
+    counts = PyBytes_FromStringAndSize(NULL, count);
+    solutions = PyBytes_FromStringAndSize(NULL, block.len);
+    nodes = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
+    guesses = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(uint32_t));
+    if (!statuses || !counts || !solutions || !nodes || !guesses)
+        goto done;
+    if (frames_alloc(self, &frames) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint8_t *st = (uint8_t *)PyBytes_AS_STRING(statuses);
+    uint8_t *ct = (uint8_t *)PyBytes_AS_STRING(counts);
+    uint8_t *so = (uint8_t *)PyBytes_AS_STRING(solutions);
+    uint32_t *nd = (uint32_t *)PyBytes_AS_STRING(nodes);
+    uint32_t *gs = (uint32_t *)PyBytes_AS_STRING(guesses);
+    const uint8_t *in = block.buf;
+    int cells = lay->cells;
+    Py_BEGIN_ALLOW_THREADS
+    uint8_t sol[2 * MAX_CELLS];
+    for (Py_ssize_t p = 0; p < count; p++) {
+        Outcome out;
+        lim.deadline = deadline_after(time_limit);
+        self->search(lay, in + p * cells, NULL, &lim, &out, sol, &frames);
+        st[p] = (uint8_t)out.status;
+        ct[p] = (uint8_t)(out.count < 255 ? out.count : 255);
+        if (out.count)
+            memcpy(so + p * cells, sol, cells);
+        else
+            memset(so + p * cells, 0, cells);
+        nd[p] = (uint32_t)(out.nodes < UINT32_MAX ? out.nodes : UINT32_MAX);
+        gs[p] = (uint32_t)(out.guesses < UINT32_MAX ? out.guesses : UINT32_MAX);
+    }
+    Py_END_ALLOW_THREADS
+    result = PyTuple_Pack(5, statuses, counts, solutions, nodes, guesses);
+done:
+    frames_free(&frames);
+    Py_XDECREF(statuses);
+    Py_XDECREF(counts);
+    Py_XDECREF(solutions);
+    Py_XDECREF(nodes);
+    Py_XDECREF(guesses);
+    PyBuffer_Release(&block);
+    return result;
+}
+
+static PyObject *Layout_get_n(LayoutObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->lay.n);
+}
+
+static PyObject *Layout_get_words(LayoutObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->lay.words);
+}
+
+static PyObject *Layout_get_pairs(LayoutObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->lay.npairs);
+}
+
+static PyGetSetDef Layout_getset[] = {
+    {"n", (getter)Layout_get_n, NULL, "the side of the grid", NULL},
+    {"words", (getter)Layout_get_words, NULL, "64-bit words per cell set", NULL},
+    {"pairs", (getter)Layout_get_pairs, NULL, "unit pairs for locked candidates", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Layout_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Layout_solve, METH_VARARGS | METH_KEYWORDS,
+     solve_doc},
+    {"solve_many", (PyCFunction)(void (*)(void))Layout_solve_many,
+     METH_VARARGS | METH_KEYWORDS, solve_many_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject LayoutType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cpsudoku.engines._native.Layout",
+    .tp_doc = PyDoc_STR("Layout(n, units): the no-repeat units of a rule set, as bit masks."),
+    .tp_basicsize = sizeof(LayoutObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Layout_init,
+    .tp_dealloc = (destructor)Layout_dealloc,
+    .tp_methods = Layout_methods,
+    .tp_getset = Layout_getset,
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "cpsudoku.engines._native",
+    .m_doc = "The compiled engine's search (see cpsudoku.engines.native).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    if (PyType_Ready(&LayoutType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&native_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&LayoutType);
+    if (PyModule_AddObject(m, "Layout", (PyObject *)&LayoutType) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SIDE", MAX_DIGITS) < 0 ||
+        PyModule_AddIntConstant(m, "DONE", ST_DONE) < 0 ||
+        PyModule_AddIntConstant(m, "LIMIT", ST_LIMIT) < 0 ||
+        PyModule_AddIntConstant(m, "TIMEOUT", ST_TIMEOUT) < 0 ||
+        PyModule_AddIntConstant(m, "BUDGET", ST_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "CLASH", ST_CLASH) < 0) {
+        Py_DECREF(&LayoutType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,417 @@
+/*
+ * The search of the compiled engine, for one cell-set width: include this file with
+ * W (the number of 64-bit words of a cell set) and SUF (a name suffix) defined.
+ *
+ * A grid in play is one cell set per digit: the cells where that digit is still
+ * possible (cand), and one per digit of the cells holding it (placed). Everything
+ * below is bit-parallel over the cells:
+ *
+ *   - naked singles: a bit-sliced count of candidates per cell over the digits gives
+ *     the cells with none (a contradiction), one (a naked single) and two (where to
+ *     branch) in a few word operations per digit;
+ *   - hidden singles: per unit of n cells and digit, the digit's cells in the unit;
+ *     none there and not placed there is a contradiction, one is a hidden single;
+ *   - locked candidates: for a unit A of n cells and a unit B meeting it in two cells
+ *     or more, a digit whose cells in A all lie in B cannot be in B outside A;
+ *   - search: the first cell with two candidates (else the one with the fewest),
+ *     depth first, each child a copy of its parent with one more placement.
+ *
+ * The rules are data: the units come from the caller (rows, columns, boxes or
+ * jigsaw regions, extra regions of at most n cells), so nothing here knows a box.
+ */
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define FN(name) CAT(name, SUF)
+#define STATE FN(state)
+
+typedef struct {
+    uint64_t cand[D][W];    /* where each digit may still go */
+    uint64_t placed[D][W];  /* where each digit is */
+    uint64_t checked[D][W]; /* each digit's cand when the units last found nothing */
+    uint64_t open[W];       /* the cells without a digit */
+} STATE;
+
+static inline int FN(is_empty)(const uint64_t *a)
+{
+    uint64_t x = 0;
+    for (int k = 0; k < W; k++)
+        x |= a[k];
+    return x == 0;
+}
+
+static inline int FN(first_bit)(const uint64_t *a)
+{
+    for (int k = 0; k < W; k++)
+        if (a[k])
+            return k * 64 + __builtin_ctzll(a[k]);
+    return -1;
+}
+
+/* 1 when exactly one bit of a is set. */
+static inline int FN(one_bit)(const uint64_t *a)
+{
+    int seen = 0;
+    for (int k = 0; k < W; k++) {
+        if (a[k]) {
+            if (seen || (a[k] & (a[k] - 1)))
+                return 0;
+            seen = 1;
+        }
+    }
+    return seen;
+}
+
+/* Place digit d at cell i; 0 when d is no longer possible there. */
+static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
+{
+    int word = i >> 6;
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    if (!(s->cand[d][word] & bit))
+        return 0;
+    const uint64_t *peers = lay->peers + (size_t)i * W;
+    for (int e = 0; e < lay->n; e++)
+        s->cand[e][word] &= ~bit;
+    for (int k = 0; k < W; k++)
+        s->cand[d][k] &= ~peers[k];
+    s->placed[d][word] |= bit;
+    s->open[word] &= ~bit;
+    return 1;
+}
+
+/* Singles and locked candidates to a fixpoint. Returns 0 on a contradiction. */
+static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
+{
+    const int n = lay->n;
+    for (;;) {
+        uint64_t one[W], two[W], three[W];
+        for (int k = 0; k < W; k++)
+            one[k] = two[k] = three[k] = 0;
+        for (int d = 0; d < n; d++) {
+            for (int k = 0; k < W; k++) {
+                uint64_t x = s->cand[d][k];
+                three[k] |= two[k] & x;
+                two[k] |= one[k] & x;
+                one[k] |= x;
+            }
+        }
+        uint64_t single[W], dead = 0, any_single = 0;
+        for (int k = 0; k < W; k++) {
+            dead |= s->open[k] & ~one[k];
+            single[k] = one[k] & ~two[k];
+            any_single |= single[k];
+        }
+        if (dead)
+            return 0;
+        if (any_single) {
+            for (int k = 0; k < W; k++) {
+                uint64_t m = single[k];
+                while (m) {
+                    int i = k * 64 + __builtin_ctzll(m);
+                    m &= m - 1;
+                    uint64_t bit = (uint64_t)1 << (i & 63);
+                    int d = 0;
+                    while (d < n && !(s->cand[d][k] & bit))
+                        d++;
+                    if (d == n)
+                        return 0; /* a placement in this batch took its last value */
+                    FN(place)(lay, s, d, i);
+                }
+            }
+            continue;
+        }
+        if (FN(is_empty)(s->open)) {
+            return 1;
+        }
+        /*
+         * One pass over the units of n cells and the digits: a digit with no place
+         * left in a unit (and not placed there) is a contradiction, one place is a
+         * hidden single, and a few places all inside another unit B lock the digit
+         * out of the rest of B (locked candidates: pointing and claiming).
+         */
+        int changed = 0;
+        for (int d = 0; d < n; d++) {
+            uint64_t gone[W], any_gone = 0;
+            for (int k = 0; k < W; k++) {
+                gone[k] = s->cand[d][k] ^ s->checked[d][k];
+                any_gone |= gone[k];
+            }
+            if (!any_gone)
+                continue; /* nothing new for this digit since its units last said nothing */
+            memcpy(s->checked[d], s->cand[d], sizeof(s->checked[d]));
+            for (int u = 0; u < lay->full_units; u++) {
+                const uint64_t *unit = lay->unit_bits + (size_t)u * W;
+                uint64_t touched = 0;
+                for (int k = 0; k < W; k++)
+                    touched |= unit[k] & gone[k];
+                if (!touched)
+                    continue; /* only a unit that lost a place can have news */
+                uint64_t m[W];
+                int count = 0;
+                for (int k = 0; k < W; k++) {
+                    m[k] = s->cand[d][k] & unit[k];
+                    count += __builtin_popcountll(m[k]);
+                }
+                if (count == 0) {
+                    uint64_t there = 0;
+                    for (int k = 0; k < W; k++)
+                        there |= s->placed[d][k] & unit[k];
+                    if (!there)
+                        return 0;
+                } else if (count == 1) {
+                    FN(place)(lay, s, d, FN(first_bit)(m));
+                    changed = 1;
+                } else if (count <= lay->max_inter) {
+                    for (int p = lay->pair_start[u]; p < lay->pair_start[u + 1]; p++) {
+                        const uint64_t *inter = lay->pair_inter + (size_t)p * W;
+                        const uint64_t *rest = lay->pair_rest + (size_t)p * W;
+                        uint64_t outside = 0, hit = 0;
+                        for (int k = 0; k < W; k++)
+                            outside |= m[k] & ~inter[k];
+                        if (outside)
+                            continue; /* most pairs: the digit is not locked in this one */
+                        for (int k = 0; k < W; k++)
+                            hit |= s->cand[d][k] & rest[k];
+                        if (hit) {
+                            for (int k = 0; k < W; k++)
+                                s->cand[d][k] &= ~rest[k];
+                            changed = 1;
+                        }
+                    }
+                }
+            }
+        }
+        if (changed)
+            continue;
+        /*
+         * Triads: where a unit A of n cells meets another unit B in k cells (a box's
+         * mini-row), k open cells that can hold only k digits between them hold those
+         * (a naked set: the digits leave the rest of A and B), and k digits that must be
+         * in the intersection (each locked in by A or by B) fill it (a hidden set: no
+         * other digit stays there).
+         */
+        for (int t = 0; t < lay->ntriads; t++) {
+            const uint64_t *cells = lay->triad_cells + (size_t)t * W;
+            const uint64_t *around = lay->triad_around + (size_t)t * W;
+            const uint64_t *ua = lay->unit_bits + (size_t)lay->triad_a[t] * W;
+            const uint64_t *ub = lay->unit_bits + (size_t)lay->triad_b[t] * W;
+            const int b_full = lay->triad_b[t] < lay->full_units;
+            uint64_t free[W];
+            int open_count = 0;
+            for (int k = 0; k < W; k++) {
+                free[k] = cells[k] & s->open[k];
+                open_count += __builtin_popcountll(free[k]);
+            }
+            if (open_count < 2)
+                continue;
+            uint64_t seen = 0, locked = 0;
+            for (int d = 0; d < n; d++) {
+                uint64_t in = 0, out_a = 0, out_b = 0;
+                for (int k = 0; k < W; k++) {
+                    uint64_t c = s->cand[d][k];
+                    in |= c & free[k];
+                    out_a |= c & ua[k] & ~cells[k];
+                    out_b |= c & ub[k] & ~cells[k];
+                }
+                if (in) {
+                    seen |= (uint64_t)1 << d;
+                    if (!out_a || (b_full && !out_b))
+                        locked |= (uint64_t)1 << d;
+                }
+            }
+            int nseen = __builtin_popcountll(seen), nlocked = __builtin_popcountll(locked);
+            if (nseen < open_count || nlocked > open_count)
+                return 0;
+            if (nseen == open_count) {
+                for (uint64_t m = seen; m; m &= m - 1) {
+                    int d = __builtin_ctzll(m);
+                    for (int k = 0; k < W; k++) {
+                        if (s->cand[d][k] & around[k]) {
+                            s->cand[d][k] &= ~around[k];
+                            changed = 1;
+                        }
+                    }
+                }
+            }
+            if (nlocked == open_count && seen != locked) {
+                for (uint64_t m = seen & ~locked; m; m &= m - 1) {
+                    int d = __builtin_ctzll(m);
+                    for (int k = 0; k < W; k++)
+                        s->cand[d][k] &= ~free[k];
+                }
+                changed = 1;
+            }
+        }
+        if (!changed) {
+            for (int k = 0; k < W; k++)
+                pairs_out[k] = two[k] & ~three[k];
+            return 1;
+        }
+    }
+}
+
+/* The cell to branch on: the first with two candidates, else one with the fewest. */
+static int FN(choose)(const Layout *lay, const STATE *s, const uint64_t *pairs)
+{
+#ifndef CHOOSE_FIRST
+    int best_pair = -1, most = -1;
+    for (int k = 0; k < W; k++) {
+        for (uint64_t m = pairs[k]; m; m &= m - 1) {
+            int c = k * 64 + __builtin_ctzll(m);
+            const uint64_t *peers = lay->peers + (size_t)c * W;
+            int links = 0;
+            for (int j = 0; j < W; j++)
+                links += __builtin_popcountll(peers[j] & s->open[j]);
+            if (links > most) {
+                most = links;
+                best_pair = c;
+            }
+        }
+    }
+    if (best_pair >= 0)
+        return best_pair;
+#else
+    int i = FN(first_bit)(pairs);
+    if (i >= 0)
+        return i;
+#endif
+    int best = -1, best_count = lay->n + 1;
+    for (int k = 0; k < W; k++) {
+        uint64_t m = s->open[k];
+        while (m) {
+            int c = k * 64 + __builtin_ctzll(m);
+            uint64_t bit = m & -m;
+            m &= m - 1;
+            int count = 0;
+            for (int d = 0; d < lay->n; d++)
+                count += (s->cand[d][k] & bit) != 0;
+            if (count < best_count) {
+                best_count = count;
+                best = c;
+            }
+        }
+    }
+    return best;
+}
+
+static void FN(write_grid)(const Layout *lay, const STATE *s, uint8_t *out)
+{
+    for (int d = 0; d < lay->n; d++)
+        for (int k = 0; k < W; k++) {
+            uint64_t m = s->placed[d][k];
+            while (m) {
+                out[k * 64 + __builtin_ctzll(m)] = (uint8_t)(d + 1);
+                m &= m - 1;
+            }
+        }
+}
+
+/*
+ * Search one puzzle. givens: cells values 0..n (checked by the caller); allowed:
+ * optional per-cell masks of the values allowed (bit d-1 for value d), or NULL.
+ * Writes up to two solutions to sol (2 * cells bytes).
+ */
+static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t *allowed,
+                       const Limits *lim, Outcome *out, uint8_t *sol, Frame *frames)
+{
+    const int n = lay->n, cells = lay->cells;
+    STATE *stack = (STATE *)frames->states;
+    STATE *s = &stack[0];
+    if (n > D) {
+        out->status = ST_CLASH; /* unreachable: the caller picks a width that fits */
+        return;
+    }
+    memset(s, 0, sizeof(STATE));
+    for (int d = 0; d < n; d++) {
+        s->checked[d][0] = ~(uint64_t)0; /* no cell set is all ones: check everything */
+        for (int k = 0; k < W; k++)
+            s->cand[d][k] = lay->all[k];
+    }
+    for (int k = 0; k < W; k++)
+        s->open[k] = lay->all[k];
+    if (allowed)
+        for (int i = 0; i < cells; i++)
+            for (int d = 0; d < n; d++)
+                if (!(allowed[i] >> d & 1))
+                    s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
+    out->count = 0;
+    out->nodes = out->guesses = 0;
+    out->status = ST_DONE;
+    for (int i = 0; i < cells; i++) {
+        int v = givens[i];
+        if (v && !FN(place)(lay, s, v - 1, i)) {
+            /* A clash with an earlier given, or a value the cell does not allow. */
+            out->status = ST_CLASH;
+            return;
+        }
+    }
+    uint64_t pairs[W];
+    int *cell_at = frames->cells;
+    uint64_t *todo = frames->todo; /* the digits still to try at each depth */
+    out->nodes = 1;
+    if ((out->status = check_limits(lim)) != ST_DONE)
+        return; /* a time limit spent before the search began */
+    if (!FN(propagate)(lay, s, pairs)) {
+        out->status = ST_DONE;
+        return;
+    }
+    int depth = 0;
+    for (;;) {
+        STATE *cur = &stack[depth];
+        if (FN(is_empty)(cur->open)) {
+            if (out->count < 2)
+                FN(write_grid)(lay, cur, sol + (size_t)out->count * cells);
+            if (++out->count >= lim->limit) {
+                out->status = ST_LIMIT;
+                return;
+            }
+            depth--; /* this state is spent: go on with its parent's next digit */
+        } else {
+            int c = FN(choose)(lay, cur, pairs);
+            uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
+            for (int d = 0; d < n; d++)
+                if (cur->cand[d][c >> 6] & bit)
+                    digits |= (uint64_t)1 << d;
+            cell_at[depth] = c;
+            todo[depth] = digits;
+        }
+        /* Try the next digit at the deepest depth that has one left. */
+        for (;;) {
+            if (depth < 0) {
+                out->status = ST_DONE;
+                return;
+            }
+            uint64_t digits = todo[depth];
+            if (!digits) {
+                depth--;
+                continue;
+            }
+            int d = __builtin_ctzll(digits);
+            todo[depth] = digits & (digits - 1);
+            out->nodes++;
+            out->guesses += todo[depth] != 0; /* the last digit left is forced, no guess */
+            if ((out->nodes & 63) == 0) {
+                int why = check_limits(lim);
+                if (why) {
+                    out->status = why;
+                    return;
+                }
+            }
+            if (lim->budget && out->nodes > lim->budget) {
+                out->status = ST_BUDGET;
+                return;
+            }
+            STATE *next = &stack[depth + 1];
+            memcpy(next, &stack[depth], sizeof(STATE));  /* TODO */
+            if (FN(place)(lay, next, d, cell_at[depth]) && FN(propagate)(lay, next, pairs)) {
+                depth++;
+                break;
+            }
+        }
+    }
+}
+
+#undef STATE
+#undef FN
+#undef CAT
+#undef CAT2
