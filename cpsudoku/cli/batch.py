@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from cpsudoku.cli.common import (
@@ -182,14 +182,14 @@ def _run_batch(args: argparse.Namespace) -> int:
     )
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
-    zeros = _ZeroWatch(read_records(args.input), args.symbols)
+    records = read_records(args.input)
     try:
         warnings.simplefilter("ignore", AmbiguousZeroWarning)  # counted, told once at the end
         if args.scheduler:
-            summary = _run_on_cluster(args, options, interactive, total, zeros)
+            summary = _run_on_cluster(args, options, interactive, total, records)
         else:
             summary = run_batch(
-                zeros,
+                records,
                 args.output,
                 options,
                 jobs=args.jobs or None,
@@ -207,37 +207,14 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.input}: {exc}") from None
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
-        if zeros.seen:
+        if summary.zeros and args.symbols is None:
             print(
-                f"cpsudoku batch: warning: {zeros.seen:,} 16x16 records write 0 and no other "
+                f"cpsudoku batch: warning: {summary.zeros:,} 16x16 records write 0 and no other "
                 "empty cell, and 0 was read as empty; if their digits are 0-F, run again with "
                 "--symbols 0123456789ABCDEF",
                 file=sys.stderr,
             )
     return batch_exit_code(summary)
-
-
-class _ZeroWatch:
-    """Passes records on, counting those whose 0 may be a digit (see ``--symbols``).
-
-    The batch reports them once, at the end, rather than a warning per record.
-    """
-
-    def __init__(self, records: Iterator[Record], symbols: str | None) -> None:
-        self.records = records
-        self.watch = symbols is None
-        self.seen = 0
-
-    def __iter__(self) -> Iterator[Record]:
-        from cpsudoku.model.forms import zero_may_be_a_digit
-
-        if not self.watch:
-            yield from self.records
-            return
-        for record in self.records:
-            if len(record.puzzle) == 256 and zero_may_be_a_digit(record.puzzle):
-                self.seen += 1
-            yield record
 
 
 def batch_exit_code(summary: Summary) -> int:

@@ -10,13 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from cpsudoku.datasets.parquet import parquet_bytes
 from cpsudoku.datasets.rows import OutRow, format_rows
-
-if TYPE_CHECKING:
-    pass
+from cpsudoku.model.forms import zero_may_be_a_digit
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +32,8 @@ class EncodedRows:
         statuses: rows per status.
         mismatches: rows whose solution differs from the input's solution column.
         disagreements: rows where a cross-checking backend disagreed.
+        zeros: 16x16 rows whose puzzle writes 0 and no other empty cell, so its 0 may
+            be a digit (:func:`~cpsudoku.model.forms.zero_may_be_a_digit`).
     """
 
     kind: str
@@ -43,6 +42,7 @@ class EncodedRows:
     statuses: Counter[str] = field(default_factory=Counter)
     mismatches: int = 0
     disagreements: int = 0
+    zeros: int = 0
 
 
 def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
@@ -63,4 +63,5 @@ def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
         )
     else:
         payload = format_rows(rows, kind)
-    return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements)
+    zeros = sum(len(row[1]) == 256 and zero_may_be_a_digit(row[1]) for row in rows)
+    return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements, zeros)

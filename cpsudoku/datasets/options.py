@@ -30,6 +30,9 @@ class SolveOptions:
         presolve: let the whole-array logic pass decide what it can first.
         symbols: the symbols of the values 1..n, as :func:`cpsudoku.parse` takes them;
             solutions are written with them too.
+        native_budget: search nodes the compiled engine's bulk pass spends on a puzzle
+            before the engine takes it; None for the default
+            (:func:`cpsudoku.datasets.solving.native_budget`).
     """
 
     backend: str = DEFAULT_BACKEND
@@ -39,6 +42,7 @@ class SolveOptions:
     verify_with: str | None = None
     presolve: bool = True
     symbols: str | None = None
+    native_budget: int | None = None
 
     @classmethod
     def checked(

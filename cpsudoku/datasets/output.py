@@ -50,6 +50,7 @@ class Summary:
         kept: those kept rows per status, and ``kept_flags`` their mismatches and
             disagreements: the exit code speaks of the whole output.
         seconds: wall time of the run.
+        zeros: rows written by this run whose 16x16 puzzle may use 0 as a digit.
     """
 
     statuses: Counter[str] = field(default_factory=Counter)
@@ -60,6 +61,7 @@ class Summary:
     kept: Counter[str] = field(default_factory=Counter)
     kept_flags: int = 0
     seconds: float = 0.0
+    zeros: int = 0
 
     def note_kept(self, status: str, error: str | None) -> None:
         """Count one row kept from an earlier run."""
@@ -371,7 +373,12 @@ class BatchOutput:
             CpSudokuError: a kept row holds another puzzle, or the output has more rows
                 than the input has records.
         """
-        it = iter(records)
+        if not self.kept:
+            return iter(records)  # no layer between the reader and the workers
+        return self._after_kept(iter(records))
+
+    def _after_kept(self, it: Iterator[Record]) -> Iterator[Record]:
+        """:meth:`rest` of a resumed run: the kept records checked, then the others."""
         if self.kept:
             earlier = zip_longest(islice(it, self.kept), self._kept_rows())
             for index, (record, row) in enumerate(earlier):
@@ -416,6 +423,7 @@ class BatchOutput:
         summary.statuses.update(block.statuses)
         summary.mismatches += block.mismatches
         summary.disagreements += block.disagreements
+        summary.zeros += block.zeros
         if block.kind == "rows":
             self._merge(block.payload)  # type: ignore[arg-type]
         else:

@@ -38,13 +38,13 @@ _NEEDS_QUOTES = re.compile('[",\x00-\x1f\x7f\x85\u2028\u2029]')
 _PLAIN_BYTES = bytes(c for c in range(0x20, 0x7F) if c not in b'",')
 
 
-def _plain(texts: Iterable[object]) -> bool:
+def _plain(texts: Iterable[str]) -> bool:
     """True when no text needs quotes: one C pass deleting the safe bytes of them all.
 
     Anything left (a quote, a comma, a control character, any non-ASCII character,
     among them the Unicode line breaks) sends the block to the per-field path.
     """
-    joined = "".join(map(str, texts)).encode("utf-8", "replace")
+    joined = "".join(texts).encode("utf-8", "replace")
     return not joined.translate(None, _PLAIN_BYTES)
 
 
@@ -70,7 +70,7 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     field = _csv_field
     # One look at the puzzle, solution and backend columns of the whole block: where
     # none needs quotes (nearly always), no field of them is looked at again.
-    if all(_plain(map(itemgetter(k), rows)) for k in (1, 3, 4)):
+    if all(_plain(map(itemgetter(k), rows)) for k in (1, 3, 4)):  # type: ignore[arg-type]
         return "".join(
             [
                 f"{index},{puzzle},{status},{solution},{backend},"

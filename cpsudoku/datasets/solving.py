@@ -259,40 +259,48 @@ def _native_rows(
         g,
         limit=2 if options.unique else 1,
         time_limit=options.time_limit,
-        budget=native_budget(g),
+        budget=options.native_budget or native_budget(g),
     )
     solved = found.count > 0
     checked = bulk_logic.verify_block(block[solved], found.solutions[solved], g)
     if not checked.all():
         bad = chosen[int(np.flatnonzero(solved)[np.flatnonzero(~checked)[0]])]
         raise SolverError(f"native returned an invalid solution for record {bad}")
-    texts = iter(bulk_logic.format_block(found.solutions[solved], g, options.symbols))
+    texts = bulk_logic.format_block(found.solutions[solved], g, options.symbols)
+    if len(texts) < len(chosen):  # rows without a solution write none
+        spread = [""] * len(chosen)
+        for j, text in zip(np.flatnonzero(solved).tolist(), texts, strict=True):
+            spread[j] = text
+        texts = spread
     seconds = (time.perf_counter() - start) / len(chosen)
     one = Status.UNIQUE if options.unique else Status.SOLVED
     late = (Status.TIMEOUT, "time limit reached")
-    # (how the search ended, solutions found) -> the row's status and error. A clash
-    # to name, or the budget spent, is in none: the engine takes those records.
-    outcomes = {
+    # How the search ended and the solutions it found, as ``3 * status + count`` ->
+    # the row's status and error. A clash to name, or the budget spent, has none: the
+    # engine takes those records.
+    outcomes: list[tuple[Status, str] | None] = [None] * (3 * native.ENDS)
+    for (end, count), outcome in {
         (native.DONE, 0): (Status.UNSOLVABLE, ""),
         (native.DONE, 1): (one, ""),
         (native.LIMIT, 1): (one, ""),
         (native.LIMIT, 2): (Status.MULTIPLE, ""),
         (native.TIMEOUT, 0): late,
         (native.TIMEOUT, 1): late,
-    }
+    }.items():
+        outcomes[3 * end + count] = outcome
+    plain = {outcome: (outcome[0].value, outcome[1]) for outcome in outcomes if outcome}
+    codes = (3 * found.status.astype(np.intp) + found.count).tolist()
     checks = bool(options.verify_with)
-    for k, end, count, has in zip(
-        chosen, found.status.tolist(), found.count.tolist(), solved.tolist(), strict=True
-    ):
-        text = next(texts) if has else ""
-        outcome = outcomes.get((end, count))
+    for k, code, text in zip(chosen, codes, texts, strict=True):
+        outcome = outcomes[code]
         if outcome is None:
             continue
-        status, error = outcome
         if checks or records[k].solution:
+            status, error = outcome
             rows[k] = _pass_row(records[k], status, text, g, seconds, options, NATIVE, error)
         else:  # the plain row of _pass_row, built here: a million times on big files
-            rows[k] = (status.value, text, NATIVE, seconds, error)
+            value, error = plain[outcome]
+            rows[k] = (value, text, NATIVE, seconds, error)
 
 
 def _pass_row(

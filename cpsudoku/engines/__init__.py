@@ -108,7 +108,10 @@ def uniqueness_checker(g: Rules | None = None) -> str:
 
 def native_built() -> bool:
     """True when the compiled engine's extension was built (found without importing it)."""
-    return importlib.util.find_spec(NATIVE_EXTENSION) is not None
+    try:
+        return importlib.util.find_spec(NATIVE_EXTENSION) is not None
+    except ImportError:  # an import hook that refuses it
+        return False
 
 
 def backend_class(name: str) -> type[Backend]:

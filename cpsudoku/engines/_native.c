@@ -20,6 +20,7 @@
 #define MAX_DIGITS 32
 #define MAX_WORDS 16
 #define MAX_CELLS (MAX_DIGITS * MAX_DIGITS)
+#define UNIT_WORDS 2 /* units of n cells a layout may have: 64 * UNIT_WORDS */
 
 /* What a search ended with. */
 enum { ST_DONE = 0, ST_LIMIT = 1, ST_TIMEOUT = 2, ST_BUDGET = 3, ST_CLASH = 4, ST_SIGNAL = 5 };
@@ -30,6 +31,8 @@ typedef struct {
     int nunits, full_units;  /* units of n cells come first */
     uint64_t *unit_bits;     /* nunits x words */
     uint64_t *peers;         /* cells x words */
+    uint64_t *cell_units;    /* cells x UNIT_WORDS: the units of n cells holding each cell */
+    uint64_t all_units[UNIT_WORDS]; /* every unit of n cells */
     int npairs;              /* locked candidates: (full unit A, unit B) meeting in 2+ cells */
     int *pair_start;         /* A's pairs: pair_start[A] to pair_start[A + 1] */
     int max_inter;           /* the most cells any such A and B share */
@@ -38,7 +41,8 @@ typedef struct {
     int ntriads;             /* each such intersection once */
     uint64_t *triad_cells;   /* A and B */
     uint64_t *triad_around;  /* A or B, outside the intersection */
-    int *triad_a, *triad_b;  /* the units (A full; B full when b < full_units) */
+    uint64_t *triad_a_out;   /* A outside the intersection */
+    uint64_t *triad_b_out;   /* B outside it when B has n cells, else every cell */
 } Layout;
 
 typedef struct {
@@ -153,13 +157,14 @@ static void layout_free(Layout *lay)
 {
     PyMem_Free(lay->unit_bits);
     PyMem_Free(lay->peers);
+    PyMem_Free(lay->cell_units);
     PyMem_Free(lay->pair_start);
     PyMem_Free(lay->pair_inter);
     PyMem_Free(lay->pair_rest);
     PyMem_Free(lay->triad_cells);
     PyMem_Free(lay->triad_around);
-    PyMem_Free(lay->triad_a);
-    PyMem_Free(lay->triad_b);
+    PyMem_Free(lay->triad_a_out);
+    PyMem_Free(lay->triad_b_out);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -301,6 +306,21 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
     }
     for (int i = 0; i < cells; i++)
         lay->peers[(size_t)i * words + (i >> 6)] &= ~((uint64_t)1 << (i & 63));
+    if (lay->full_units > 64 * UNIT_WORDS) {
+        PyErr_Format(PyExc_ValueError, "at most %d units of %d cells, not %d",
+                     64 * UNIT_WORDS, n, lay->full_units);
+        layout_free(lay);
+        return -1;
+    }
+    lay->cell_units = PyMem_Calloc((size_t)cells * UNIT_WORDS, sizeof(uint64_t));
+    if (!lay->cell_units)
+        goto nomem;
+    for (int u = 0; u < lay->full_units; u++)
+        SET(lay->all_units, u);
+    for (int u = 0; u < lay->full_units; u++)
+        for (int i = 0; i < cells; i++)
+            if (HAS(lay->unit_bits + (size_t)u * words, i))
+                lay->cell_units[(size_t)i * UNIT_WORDS + (u >> 6)] |= (uint64_t)1 << (u & 63);
     /* Locked candidates: a full unit A and any other unit B sharing 2+ cells with it. */
     int cap = lay->full_units * (lay->nunits ? lay->nunits : 1);
     lay->pair_start = PyMem_Calloc((size_t)lay->full_units + 1, sizeof(int));
@@ -308,10 +328,10 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
     lay->pair_rest = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
     lay->triad_cells = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
     lay->triad_around = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->triad_a = PyMem_Calloc(cap ? cap : 1, sizeof(int));
-    lay->triad_b = PyMem_Calloc(cap ? cap : 1, sizeof(int));
+    lay->triad_a_out = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    lay->triad_b_out = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
     if (!lay->pair_start || !lay->pair_inter || !lay->pair_rest || !lay->triad_cells ||
-        !lay->triad_around || !lay->triad_a || !lay->triad_b)
+        !lay->triad_around || !lay->triad_a_out || !lay->triad_b_out)
         goto nomem;
     for (int a = 0; a < lay->full_units; a++) {
         lay->pair_start[a] = lay->npairs;
@@ -336,11 +356,13 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
             if (b < a && b < lay->full_units)
                 continue; /* this intersection is already a triad, as (b, a) */
             int t = lay->ntriads++;
-            lay->triad_a[t] = a;
-            lay->triad_b[t] = b;
             for (int k = 0; k < words; k++) {
-                lay->triad_cells[(size_t)t * words + k] = inter[k];
-                lay->triad_around[(size_t)t * words + k] = (ua[k] | ub[k]) & ~inter[k];
+                size_t at = (size_t)t * words + k;
+                lay->triad_cells[at] = inter[k];
+                lay->triad_around[at] = (ua[k] | ub[k]) & ~inter[k];
+                lay->triad_a_out[at] = ua[k] & ~inter[k];
+                /* a smaller B locks nothing in: every cell, so never empty there */
+                lay->triad_b_out[at] = b < lay->full_units ? ub[k] & ~inter[k] : lay->all[k];
             }
         }
     }

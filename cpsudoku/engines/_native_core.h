@@ -131,21 +131,33 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
          */
         int changed = 0;
         for (int d = 0; d < n; d++) {
-            uint64_t gone[W], any_gone = 0;
+            uint64_t gone[W];
+            int lost = 0;
             for (int k = 0; k < W; k++) {
-                gone[k] = s->cand[d][k] ^ s->checked[d][k];
-                any_gone |= gone[k];
+                gone[k] = (s->cand[d][k] ^ s->checked[d][k]) & lay->all[k];
+                lost += __builtin_popcountll(gone[k]);
             }
-            if (!any_gone)
+            if (!lost)
                 continue; /* nothing new for this digit since its units last said nothing */
             memcpy(s->checked[d], s->cand[d], sizeof(s->checked[d]));
-            for (int u = 0; u < lay->full_units; u++) {
-                const uint64_t *unit = lay->unit_bits + (size_t)u * W;
-                uint64_t touched = 0;
+            /* Only a unit that lost a place for d can have news: those of the cells gone. */
+            uint64_t units[UNIT_WORDS];
+            if (lost > 16) {
+                memcpy(units, lay->all_units, sizeof(units));
+            } else {
+                memset(units, 0, sizeof(units));
                 for (int k = 0; k < W; k++)
-                    touched |= unit[k] & gone[k];
-                if (!touched)
-                    continue; /* only a unit that lost a place can have news */
+                    for (uint64_t g = gone[k]; g; g &= g - 1) {
+                        const uint64_t *of =
+                            lay->cell_units + (size_t)(k * 64 + __builtin_ctzll(g)) * UNIT_WORDS;
+                        for (int j = 0; j < UNIT_WORDS; j++)
+                            units[j] |= of[j];
+                    }
+            }
+            for (int j = 0; j < UNIT_WORDS; j++)
+            for (uint64_t um = units[j]; um; um &= um - 1) {
+                const int u = j * 64 + __builtin_ctzll(um);
+                const uint64_t *unit = lay->unit_bits + (size_t)u * W;
                 uint64_t m[W];
                 int count = 0;
                 for (int k = 0; k < W; k++) {
@@ -193,9 +205,8 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
         for (int t = 0; t < lay->ntriads; t++) {
             const uint64_t *cells = lay->triad_cells + (size_t)t * W;
             const uint64_t *around = lay->triad_around + (size_t)t * W;
-            const uint64_t *ua = lay->unit_bits + (size_t)lay->triad_a[t] * W;
-            const uint64_t *ub = lay->unit_bits + (size_t)lay->triad_b[t] * W;
-            const int b_full = lay->triad_b[t] < lay->full_units;
+            const uint64_t *ua = lay->triad_a_out + (size_t)t * W;
+            const uint64_t *ub = lay->triad_b_out + (size_t)t * W;
             uint64_t free[W];
             int open_count = 0;
             for (int k = 0; k < W; k++) {
@@ -210,12 +221,12 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
                 for (int k = 0; k < W; k++) {
                     uint64_t c = s->cand[d][k];
                     in |= c & free[k];
-                    out_a |= c & ua[k] & ~cells[k];
-                    out_b |= c & ub[k] & ~cells[k];
+                    out_a |= c & ua[k];
+                    out_b |= c & ub[k];
                 }
                 if (in) {
                     seen |= (uint64_t)1 << d;
-                    if (!out_a || (b_full && !out_b))
+                    if (!out_a || !out_b)
                         locked |= (uint64_t)1 << d;
                 }
             }

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
-from cpsudoku.engines import _native  # type: ignore[attr-defined]
+import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
@@ -46,6 +46,8 @@ LIMIT: int = _native.LIMIT
 TIMEOUT: int = _native.TIMEOUT
 BUDGET: int = _native.BUDGET
 CLASH: int = _native.CLASH
+#: How many ways a search can end: the codes above are 0 to ENDS - 1.
+ENDS = 5
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,380 @@
+"""The compiled engine: checked against the oracle and sat, its bulk entry point, its
+input checks, and its memory safety (random bytes through every entry point, also
+under AddressSanitizer in a build of its own).
+
+The engine contract suite (test_engine_contract.py) holds it to what every engine
+keeps; this file holds what is its own.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT, random_grid, read_lines, x_puzzle
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsudoku import Status, parse, solve_many
+from cpsudoku.datasets import bulk_logic
+from cpsudoku.datasets.options import SolveOptions
+from cpsudoku.datasets.records import Record
+from cpsudoku.datasets.solving import solve_records
+from cpsudoku.engines import create_backend, uniqueness_checker
+from cpsudoku.model.errors import UnsupportedRulesError
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
+from cpsudoku.model.verify import is_solution
+
+native = pytest.importorskip("cpsudoku.engines.native", reason="the extension was not built")
+_native = native._native
+
+#: Samples of every bundled dataset, with the sizes they are written in.
+SAMPLES = [
+    ("easy_kaggle1m_200.txt", 9),
+    ("easy_norvig50.txt", 9),
+    ("clue17_royle_200.txt", 9),
+    ("top95.txt", 9),
+    ("norvig_hardest.txt", 9),
+    ("forum_hardest_1106_60.txt", 9),
+    ("multisolution_tdoku.txt", 9),
+    ("nosolution_tdoku.txt", 9),
+    ("serg_multisolution_100.txt", 9),
+    ("16x16_vukr_6.txt", 16),
+    ("25x25_misc_3.txt", 25),
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> native.NativeBackend:
+    return create_backend("native")  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def sat():  # type: ignore[no-untyped-def]
+    with create_backend("sat") as backend:
+        yield backend
+
+
+@pytest.mark.parametrize(("name", "n"), SAMPLES, ids=[s[0] for s in SAMPLES])
+def test_every_sample_agrees_with_sat_and_the_oracle(name: str, n: int, engine, sat) -> None:  # type: ignore[no-untyped-def]
+    lines = read_lines(name, 60)
+    oracle = create_backend("backtrack")
+    for k, line in enumerate(lines):
+        puzzle = parse(line, check=False)
+        mine = engine.solve(puzzle)
+        theirs = sat.solve(puzzle)
+        assert mine.status == theirs.status, line
+        if mine.status is Status.UNIQUE:
+            assert mine.solution == theirs.solution
+        if n == 9 and k < 20:  # the oracle takes seconds per puzzle above 9x9
+            assert oracle.solve(puzzle).status == mine.status, line
+
+
+@pytest.mark.parametrize(("name", "n"), SAMPLES, ids=[s[0] for s in SAMPLES])
+def test_the_bulk_call_answers_as_one_call_per_puzzle(name: str, n: int, engine) -> None:  # type: ignore[no-untyped-def]
+    g = Rules.for_size(n)
+    lines = read_lines(name)
+    values, ok = bulk_logic.parse_block(lines, g)
+    assert ok.all()
+    found = native.solve_block(values, g)
+    for k, line in enumerate(lines):
+        one = (
+            engine.count(parse(line, check=False), limit=2)
+            if found.status[k] != native.CLASH
+            else None
+        )
+        if one is None:
+            continue
+        assert found.count[k] == one.count, line
+        if found.count[k]:
+            assert is_solution(
+                parse(line, check=False), Puzzle(g, tuple(found.solutions[k].tolist()))
+            )
+    solved = found.count > 0
+    assert bulk_logic.verify_block(values[solved], found.solutions[solved], g).all()
+
+
+def test_counts_of_the_multi_solution_files_match_the_oracle(engine) -> None:  # type: ignore[no-untyped-def]
+    oracle = create_backend("backtrack")
+    for line in read_lines("multisolution_tdoku.txt") + read_lines(
+        "serg_multisolution_100.txt", 20
+    ):
+        puzzle = parse(line)
+        assert engine.count(puzzle, limit=50).count == oracle.count(puzzle, limit=50).count
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shape=st.sampled_from([(1, 2), (2, 2), (2, 3), (3, 2), (1, 4), (2, 4)]),
+    seed=st.integers(0, 2**32 - 1),
+    keep=st.floats(0.0, 0.6),
+)
+def test_small_grids_count_as_the_oracle_does(
+    shape: tuple[int, int], seed: int, keep: float
+) -> None:
+    g = Rules.classic(*shape)
+    rng = random.Random(seed)
+    grid = random_grid(g, rng)
+    cells = tuple(v if rng.random() < keep else 0 for v in grid.cells)
+    if rng.random() < 0.3:  # a wrong digit somewhere: unsolvable or a clash
+        i = rng.randrange(g.cells)
+        cells = (*cells[:i], rng.randint(1, g.n), *cells[i + 1 :])
+    puzzle = Puzzle(g, cells)
+    mine, oracle = create_backend("native"), create_backend("backtrack")
+    assert mine.solve(puzzle).status == oracle.solve(puzzle).status
+    if puzzle.conflicts():
+        return
+    assert mine.count(puzzle, limit=500).count == oracle.count(puzzle, limit=500).count
+
+
+def test_the_whole_4x4_space_is_288_grids() -> None:
+    layout = native.layout(Rules.for_size(4))
+    status, count, _grids, _nodes, _guesses = layout.solve(bytes(16), 1000)
+    assert (status, count) == (native.DONE, 288)
+
+
+def test_extra_regions_are_units_too(engine) -> None:  # type: ignore[no-untyped-def]
+    puzzle = x_puzzle()
+    mine = engine.solve(puzzle)
+    assert mine.status is create_backend("sat").solve(puzzle).status
+    assert mine.solution is not None
+    assert is_solution(puzzle, mine.solution)
+
+
+def test_sides_up_to_32_and_no_further(engine) -> None:  # type: ignore[no-untyped-def]
+    r = engine.solve(Puzzle(Rules.for_size(32), (0,) * 32**2), unique=False)
+    assert r.status is Status.SOLVED
+    with pytest.raises(UnsupportedRulesError, match="up to 32x32"):
+        engine.solve(Puzzle(Rules.for_size(36), (0,) * 36**2))
+    assert uniqueness_checker(Rules.for_size(36)) == "sat"
+    assert uniqueness_checker(Rules.for_size(9)) == "native"
+
+
+def test_a_node_budget_stops_the_search() -> None:
+    g = Rules.for_size(9)
+    hard = read_lines("forum_hardest_1106_60.txt", 1)
+    values, _ = bulk_logic.parse_block(hard, g)
+    found = native.solve_block(values, g, budget=3)
+    assert found.status.tolist() == [native.BUDGET]
+    assert found.nodes[0] <= 4
+
+
+def test_the_batch_hands_what_the_budget_leaves_to_sat() -> None:
+    lines = read_lines("forum_hardest_1106_60.txt", 6) + read_lines("easy_norvig50.txt", 2)
+    records = [Record(k, line) for k, line in enumerate(lines)]
+    options = SolveOptions.checked()
+    rows = solve_records(records, replace(options, native_budget=5))
+    backends = [row[2] for row in rows]
+    assert set(backends) == {"native", "sat"}, backends  # easy ones stay native
+    plain = solve_records(records, options)
+    assert [row[2] for row in plain] == ["native"] * len(lines)
+    assert [row[:2] for row in rows] == [row[:2] for row in plain]
+
+
+def test_the_default_batch_is_native_and_other_engines_are_kept() -> None:
+    lines = [*read_lines("top95.txt", 5), "12", "11" + "." * 79]
+    results = list(solve_many(lines))
+    assert [r.backend for r in results[:5]] == ["native"] * 5
+    assert results[5].status is Status.INVALID
+    assert results[6].status is Status.INVALID
+    assert "appears twice" in (results[6].error or "")  # a clash is named by the engine
+    assert {r.backend for r in solve_many(lines[:5], backend="cpsat")} <= {"cpsat", "logic"}
+
+
+def test_bad_arguments_are_refused_by_name() -> None:
+    layout = native.layout(Rules.for_size(4))
+    for cells, message in [
+        (bytes(15), "expected 16 cells"),
+        (bytes([5] + [0] * 15), "cell 0 holds 5"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            layout.solve(cells)
+    for kwargs, message in [
+        ({"limit": 0}, "limit"),
+        ({"budget": -1}, "budget"),
+        ({"time_limit": float("nan")}, "NaN"),
+        ({"allowed": b"\x00" * 3}, "allowed"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            layout.solve(bytes(16), **kwargs)
+    with pytest.raises(ValueError, match="whole number"):
+        layout.solve_many(bytes(17))
+    for n, units, message in [
+        (0, [], "sides 1 to 32"),
+        (33, [], "sides 1 to 32"),
+        (4, [[0, 1, 2, 3, 4]], "at most 4"),
+        (4, [[0, 0]], "listed twice"),
+        (4, [[16]], "out of range"),
+        (4, [[-1]], "out of range"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            _native.Layout(n, units)
+    with pytest.raises(TypeError):
+        _native.Layout(4, [["a"]])
+
+
+def test_allowed_values_narrow_the_cells() -> None:
+    layout = native.layout(Rules.for_size(4))
+    every = np.full(16, 0b1111, dtype=np.uint32)
+    assert layout.solve(bytes(16), 1000, allowed=every.tobytes())[1] == 288
+    one = every.copy()
+    one[0] = 0b0001  # r1c1 holds 1: a quarter of the grids
+    assert layout.solve(bytes(16), 1000, allowed=one.tobytes())[1] == 72
+    one[0] = 0
+    assert layout.solve(bytes(16), 1000, allowed=one.tobytes())[:2] == (native.DONE, 0)
+
+
+def test_a_spent_time_limit_stops_at_once() -> None:
+    layout = native.layout(Rules.for_size(25))
+    status, count, *_ = layout.solve(bytes(625), 10**6, 0.01)
+    assert status == native.TIMEOUT
+    assert count < 10**6
+
+
+# --- memory safety ---------------------------------------------------------------
+
+#: Random layouts, puzzles and arguments through both entry points. Every call must
+#: answer or raise ValueError/TypeError; run in-process here and under ASan below.
+FUZZ = textwrap.dedent(
+    """
+    import random, sys
+    from cpsudoku.engines import _native
+    rng = random.Random(int(sys.argv[1]))
+    answered = refused = 0
+    for _ in range(int(sys.argv[2])):
+        n = rng.choice([rng.randint(-2, 40), 1, 2, 4, 6, 9, 16, 25, 32])
+        cells = max(n, 0) ** 2
+        units = [
+            [rng.randint(-3, cells + 3) for _ in range(rng.randint(0, max(n, 0) + 2))]
+            for _ in range(rng.randint(0, 3 * max(n, 1) + 3))
+        ]
+        if rng.random() < 0.5 and n > 0:  # a well-formed layout: rows and columns
+            units = [[r * n + c for c in range(n)] for r in range(n)]
+            units += [[r * n + c for r in range(n)] for c in range(n)]
+        try:
+            lay = _native.Layout(n, units)
+        except (ValueError, TypeError):
+            refused += 1
+            continue
+        for _ in range(3):
+            size = rng.choice([cells, cells, rng.randint(0, 2 * cells + 2)])
+            data = bytes(rng.choice([0, 0, 0, rng.randint(0, 255)]) for _ in range(size))
+            try:
+                lay.solve(data, rng.randint(1, 3), rng.choice([-1.0, 0.01]), rng.randint(0, 200))
+                lay.solve_many(data * rng.randint(0, 3), 2, 0.01, 100)
+                answered += 1
+            except (ValueError, TypeError):
+                refused += 1
+    print("fuzzed", answered, refused)
+    """
+)
+
+
+def test_random_bytes_through_every_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FUZZ, "1", "300"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    answered, refused = map(int, done.stdout.split()[1:])
+    assert answered > 20
+    assert refused > 20
+
+
+def _asan_library() -> str | None:
+    if not shutil.which("gcc"):
+        return None
+    path = subprocess.run(
+        ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True
+    ).stdout.strip()
+    return path if os.path.isabs(path) and os.path.exists(path) else None
+
+
+@pytest.mark.skipif(_asan_library() is None, reason="gcc with AddressSanitizer is needed")
+def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
+    source = ROOT / "cpsudoku" / "engines" / "_native.c"
+    package = tmp_path / "cpsudoku" / "engines"
+    shutil.copytree(ROOT / "cpsudoku", tmp_path / "cpsudoku", ignore=shutil.ignore_patterns("*.so"))
+    target = package / ("_native" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    subprocess.run(
+        [
+            "gcc",
+            "-O1",
+            "-g",
+            "-fsanitize=address",
+            "-fno-omit-frame-pointer",
+            "-shared",
+            "-fPIC",
+            f"-I{include}",
+            str(source),
+            "-o",
+            str(target),
+        ],
+        check=True,
+        timeout=300,
+    )
+    env = {
+        **os.environ,
+        "LD_PRELOAD": _asan_library() or "",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+        "PYTHONPATH": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FUZZ, "2", "150"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "AddressSanitizer" not in done.stderr
+    assert done.stdout.startswith("fuzzed")
+
+
+def test_without_the_extension_the_engine_is_reported_missing() -> None:
+    script = textwrap.dedent(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name == "cpsudoku.engines._native":
+                    raise ModuleNotFoundError("not built", name=name)
+        sys.meta_path.insert(0, Block())
+        from cpsudoku import solve_many
+        from cpsudoku.cli import main
+        from cpsudoku.engines import available_engines, uniqueness_checker, get_backend
+        from cpsudoku.model.errors import BackendUnavailableError
+        print("engines", [c.name for c in available_engines()])
+        print("checker", uniqueness_checker())
+        print("batch", {r.backend for r in solve_many(["1.343..2.3..2..3"] * 3)})
+        try:
+            get_backend("native")
+        except BackendUnavailableError as exc:
+            print("error", exc)
+        main(["--version"])
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    out = done.stdout
+    assert "native" not in out.split("engines", 1)[1].splitlines()[0]
+    assert "checker backtrack" in out
+    assert "batch {'logic'}" in out
+    assert "compiled engine, which was not built" in out
+    assert "compiled engine: missing" in out
