@@ -135,7 +135,7 @@ def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
                 "easy_kaggle1m",
                 "clue17",
                 "--backends",
-                "backtrack,logic,logic+backtrack",
+                "backtrack,logic,batch+backtrack",
                 "--limit",
                 "40",
                 "--out",
@@ -149,7 +149,7 @@ def test_logic_and_pipeline_rows(tmp_path: Path) -> None:
     logic = [r for r in rows if r["engine"] == "logic"]
     assert {r["status"] for r in logic} <= {"unique", "undecided"}
     assert all(r["status"] == "unique" for r in logic if r["dataset"] == "easy_kaggle1m")
-    pipeline = [r["status"] for r in rows if r["engine"] == "logic+backtrack"]
+    pipeline = [r["status"] for r in rows if r["engine"] == "batch+backtrack"]
     assert pipeline == ["unique"] * 80
     assert all(r["agree"] == "1" for r in rows)
 

@@ -1,7 +1,7 @@
 """What a benchmark runs: one runner per engine spec, measuring puzzle by puzzle.
 
 A backend spec is measured around ``solve`` itself; ``logic`` is the whole-array pass
-alone; ``logic+SPEC`` is the batch pipeline in one process. Every runner yields one
+alone; ``batch+SPEC`` is the batch pipeline in one process. Every runner yields one
 :class:`Measurement` per puzzle, in order, and gives up on a dataset after a number of
 timeouts (its harder datasets are then skipped too).
 """
@@ -25,12 +25,10 @@ from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
 
-#: Engines of a default run, in the order they run and appear in tables: the three
-#: engines, their textbook baselines, the portfolio, the logic pass alone and the
-#: batch pipeline (logic pass, then the SAT backend on what it leaves).
-#: Runners that are not engines: the whole-array pass alone, and the batch pipeline
-#: (the pass, then the default engine), in the order they run.
-PIPELINES = ("logic", f"logic+{DEFAULT_BACKEND}")
+#: Runners that are not engines, in the order they run: the numpy logic pass alone,
+#: and the batch pipeline (``batch+SPEC``: the bulk pass a batch runs, the compiled
+#: engine where it is built or else the numpy pass, then the engine SPEC on the rest).
+PIPELINES = ("logic", f"batch+{DEFAULT_BACKEND}")
 
 
 def default_engines() -> list[str]:
@@ -193,7 +191,7 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
 
 
 def _pipeline_runner(spec: str, give_up: int) -> Runner:
-    """The logic pass, then ``spec`` on what it leaves: the batch pipeline in one process.
+    """The bulk pass, then ``spec`` on what it leaves: the batch pipeline in one process.
 
     9x9 puzzles go in chunks of 1,000 as in a batch run; bigger grids one at a time,
     so the give-up rule can stop after ``give_up`` timeouts as for the other engines.
@@ -204,7 +202,7 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
         from cpsudoku.datasets.records import Record
         from cpsudoku.datasets.solving import solve_records
 
-        name = f"logic+{spec}"
+        name = f"batch+{spec}"
         options = SolveOptions(spec, True, time_limit)
         warm = parse(puzzles[0], check=False) if puzzles else None
         engine = get_backend(spec)
@@ -249,11 +247,11 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
 
 
 def make_runner(spec: str, give_up: int) -> Runner:
-    """The runner for an engine spec: a backend spec, ``logic``, or ``logic+SPEC``."""
+    """The runner for an engine spec: a backend spec, ``logic``, or ``batch+SPEC``."""
     if spec == "logic":
         return _logic_runner
-    if spec.startswith("logic+"):
-        create_backend(spec[len("logic+") :]).close()
-        return _pipeline_runner(spec[len("logic+") :], give_up)
+    if spec.startswith("batch+"):
+        create_backend(spec[len("batch+") :]).close()
+        return _pipeline_runner(spec[len("batch+") :], give_up)
     create_backend(spec).close()  # fail early on an unknown or unavailable engine
     return _backend_runner(spec, give_up)
