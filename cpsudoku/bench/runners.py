@@ -114,6 +114,11 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                 except PuzzleError as exc:
                     parsed.append(None)
                     errors.append(str(exc))
+            refused = set()
+            for k, puzzle in enumerate(parsed):  # rules the engine refuses: not run
+                if puzzle is not None and (why := type(backend).refusal(puzzle.rules)):
+                    parsed[k], errors[k] = None, why
+                    refused.add(k)
             first = next((p for p in parsed if p is not None), None)
             if first is not None and backend.keeps_rules:  # encode the rules, untimed
                 empty = Puzzle(first.rules, (0,) * first.rules.cells)
@@ -125,10 +130,9 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                 if timeouts >= give_up:
                     yield Measurement(dataset, spec, index, text, SKIPPED, 0.0)
                     continue
-                if puzzle is None:
-                    yield Measurement(
-                        dataset, spec, index, text, Status.INVALID.value, 0.0, error=error
-                    )
+                if puzzle is None:  # unreadable, or rules the engine does not take
+                    status = SKIPPED if index in refused else Status.INVALID.value
+                    yield Measurement(dataset, spec, index, text, status, 0.0, error=error)
                     continue
                 start = time.perf_counter()
                 result = backend.solve(puzzle, unique=True, time_limit=time_limit)
@@ -165,9 +169,12 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
     from cpsudoku.datasets import bulk_logic
 
     groups: dict[int, list[int]] = defaultdict(list)
-    for k, text in enumerate(puzzles):
-        groups[len(text)].append(k)
     out: dict[int, Measurement] = {}
+    for k, text in enumerate(puzzles):
+        if text.startswith("{"):  # the JSON form, with rules of its own: not for the pass
+            out[k] = Measurement(dataset, "logic", k, text, SKIPPED, 0.0)
+        else:
+            groups[len(text)].append(k)
     for members in groups.values():
         texts = [puzzles[k] for k in members]
         g = parse(texts[0], check=False).rules

@@ -60,6 +60,9 @@ def _run_solve(args: argparse.Namespace) -> int:
         print(json.dumps(record))
     else:
         if result.solution is not None:
+            rules = result.solution.rules
+            if not rules.is_classic:  # say what was applied beyond the classic rules
+                print("rules: " + "; ".join(rules.describe()))
             print(result.solution.pretty(args.symbols))
             print()
         text = STATUS_TEXT[result.status]

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, BinaryIO, NamedTuple, cast
 
-from cpsudoku.model.errors import DatasetError, file_named
+from cpsudoku.model.errors import DatasetError, RulesError, file_named
 from cpsudoku.model.forms import GRID_HEADER, MAX_TEXT, PUZZLE_KEYS, is_symbol, json_kind
+from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.text import decode_line, line_runs
 
 MAX_RECORD = MAX_TEXT
@@ -290,7 +291,8 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
     index = 0
     puzzle_col, solution_col = 0, None
     first = True
-    for text, error in _csv_lines(stream):
+    lines = _csv_lines(stream)
+    for text, error in lines:
         if text is None:
             yield Record(index, "", None, error)
             index += 1
@@ -300,6 +302,9 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
             first = False
             if _is_header(fields):
                 names = [f.strip().lower() for f in fields]
+                if {"puzz_color", "puzz_hint"} <= set(names):
+                    yield from _killer_records(names, lines)
+                    return
                 found = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), None)
                 solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
                 if found is None and solution_col is not None:
@@ -321,6 +326,33 @@ def _csv_records(stream: BinaryIO) -> Iterator[Record]:
             )
             yield Record(index, fields[puzzle_col].strip(), solution or None, error)
         index += 1
+
+
+def _killer_records(
+    names: list[str], lines: Iterator[tuple[str | None, str | None]]
+) -> Iterator[Record]:
+    """The rows of a killer CSV, after its header.
+
+    The krazydad layout: ``puzz_color`` cage map, ``puzz_hint`` sums, ``solved``
+    solution (see :mod:`cpsudoku.model.killer`). Each record's puzzle is the JSON object
+    form with its rules (the cages), read by :func:`cpsudoku.parse` like any other; a
+    row whose cages do not hold together is an invalid record naming why.
+    """
+    cages, sums = names.index("puzz_color"), names.index("puzz_hint")
+    solved = names.index("solved") if "solved" in names else None
+    for index, (text, error) in enumerate(lines):
+        fields = next(csv.reader([text])) if text else []
+        if text is None or error or len(fields) <= max(cages, sums):
+            yield Record(index, text or "", None, error or "no cage map and sums in this row")
+            continue
+        try:
+            rules = killer_rules(fields[cages], fields[sums])
+        except RulesError as exc:
+            yield Record(index, text, None, f"killer cages: {exc}")
+            continue
+        puzzle = json.dumps({"rules": rules.spec(), "puzzle": "." * rules.cells})
+        solution = fields[solved].strip() if solved is not None and solved < len(fields) else None
+        yield Record(index, puzzle, solution or None)
 
 
 def _jsonl_records(stream: BinaryIO) -> Iterator[Record]:
@@ -348,6 +380,8 @@ def _json_record(index: int, text: str) -> Record:
                     kind = json_kind(value)
                     return Record(index, text, None, f'the "{key}" field is {kind}, not a puzzle')
                 puzzle = value if isinstance(value, str) else json.dumps(value)
+                if "rules" in obj:  # its own rules: the object is the puzzle, read whole
+                    puzzle = json.dumps({"rules": obj["rules"], "puzzle": value})
                 solution = obj.get("solution", obj.get("solutions"))
                 return Record(index, puzzle, solution if isinstance(solution, str) else None)
         return Record(index, text, None, 'JSON object has no "puzzle" field')

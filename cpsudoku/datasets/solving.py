@@ -23,7 +23,7 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built
-from cpsudoku.model.errors import PuzzleError, SolverError
+from cpsudoku.model.errors import PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
@@ -66,11 +66,11 @@ def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = Fal
     engine = get_backend(options.backend)
     try:
         parsed = parse(puzzle, options.rules, check=False, symbols=options.symbols)
-    except PuzzleError as exc:
+        return engine.solve(
+            parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
+        )
+    except (PuzzleError, UnsupportedRulesError) as exc:  # a row says it; the batch goes on
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
-    return engine.solve(
-        parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
-    )
 
 
 def _cross_check(

@@ -37,6 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from cpsudoku.model.constraints import Cage, Constraint
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -158,7 +159,60 @@ def encode_rules(
             top = amo(lits, top, out)
             if encoding == "extended" and len(cells) == n:
                 out.append(lits)
+    top = constraint_clauses(rules.constraints, rules, top, out)
     return RuleClauses(rules, encoding, at_most_one, tuple(out), top)
+
+
+def constraint_clauses(
+    constraints: Iterable[Constraint], rules: Rules, top: int, out: list[Clause]
+) -> int:
+    """Append the clauses of ``constraints`` on ``rules``' grid; return the new top.
+
+    Auxiliary variables are numbered from ``top + 1``. Killer cages
+    (:func:`cage_clauses`) are the one kind so far; the engines refuse any kind they
+    lack before encoding, so an unknown one here is a bug.
+    """
+    for c in constraints:
+        if not isinstance(c, Cage):
+            raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
+        top = cage_clauses(c, rules, top, out)
+    return top
+
+
+def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause]) -> int:
+    """A killer cage as clauses, by enumerating the digit sets that make its sum.
+
+    The digits of the cage differ: pairwise at-most-one per digit, left out when the
+    cage's cells already share a unit (most cages lie in one row, column or box),
+    whose clauses say it. A digit in no set that makes the sum leaves every cell of the
+    cage (a unit clause each). One set left: each of its digits is somewhere in the
+    cage. Several: a selector per set, at least one chosen, and a chosen set's digits
+    each somewhere in the cage; k cells holding k different digits then hold exactly
+    that set, so nothing needs saying about the other digits. A 9x9 cage has at most
+    12 such sets (5 cells adding up to 25). docs/design.md compares the alternatives
+    measured (explicit exclusions per set, a pseudo-Boolean sum).
+    """
+    n = rules.n
+    cells = cage.cells
+    peers = rules.peers
+    if any(j not in peers[i] for a, i in enumerate(cells) for j in cells[a + 1 :]):
+        for d in range(1, n + 1):
+            _pairwise(tuple(i * n + d for i in cells), top, out)
+    if cage.total is None:
+        return top
+    combos = cage.combinations(n)
+    digits = set().union(*combos)
+    for d in range(1, n + 1):
+        if d not in digits:
+            out.extend((-(i * n + d),) for i in cells)
+    if len(combos) == 1:
+        out.extend(tuple(i * n + d for i in cells) for d in combos[0])
+        return top
+    selectors = range(top + 1, top + len(combos) + 1)
+    out.append(tuple(selectors))
+    for s, combo in zip(selectors, combos, strict=True):
+        out.extend((-s, *(i * n + d for i in cells)) for d in combo)
+    return top + len(combos)
 
 
 def _pairwise(lits: Sequence[int], top: int, out: list[Clause]) -> int:
@@ -258,6 +312,12 @@ def reduced(
             top = amo(lits, top, out)
             if encoding == "extended" and len(unit) == n:
                 out.append(lits)  # at least once (empty: no place left)
+    if g.constraints:
+        # The constraints' clauses speak of every cell: fix the givens among them.
+        for i in sorted({i for c in g.constraints for i in c.cells}):
+            if v := cells[i]:
+                out.extend((i * n + d,) if d == v else (-(i * n + d),) for d in range(1, n + 1))
+        top = constraint_clauses(g.constraints, g, top, out)
     return Reduced(out, tuple(candidates), top)
 
 

@@ -35,6 +35,7 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
+from cpsudoku.model.constraints import Cage
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -67,6 +68,10 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         ]
         for unit in rules.unit_cells:
             model.add_all_different([cells[i] for i in unit])
+        for cage in _cages(rules):
+            model.add_all_different([cells[i] for i in cage.cells])
+            if cage.total is not None:
+                model.add(sum(cells[i] for i in cage.cells) == cage.total)
     elif kind == "boolean":
         holds = [
             model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
@@ -77,9 +82,26 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         for unit in rules.unit_cells:
             for d in range(n):
                 model.add_exactly_one([holds[i * n + d] for i in unit])
+        for cage in _cages(rules):
+            for d in range(n):
+                model.add_at_most_one([holds[i * n + d] for i in cage.cells])
+            if cage.total is not None:
+                model.add(
+                    sum((d + 1) * holds[i * n + d] for i in cage.cells for d in range(n))
+                    == cage.total
+                )
     else:
         raise ValueError(f"unknown CP-SAT model kind {kind!r}; choose from: {', '.join(KINDS)}")
     return model
+
+
+def _cages(rules: Rules) -> list[Cage]:
+    """The rules' killer cages; the engines refuse other kinds before a model is built."""
+    cages = [c for c in rules.constraints if isinstance(c, Cage)]
+    if len(cages) != len(rules.constraints):
+        kinds = sorted({c.kind for c in rules.constraints} - {Cage.kind})
+        raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
+    return cages
 
 
 def given_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
@@ -131,7 +153,8 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
     """The model as the OR-Tools Sudoku sample builds it, for the textbook baseline.
 
     A new model per puzzle: one ``new_int_var(1, n)`` per cell, ``add_all_different``
-    per unit, and each given as an equality constraint ``x == v``. Returns the model
+    per unit (and per killer cage, with a linear sum), and each given as an equality
+    constraint ``x == v``. Returns the model
     and the cell variables in cell order.
     """
     g = puzzle.rules
@@ -140,6 +163,10 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
     cells = [model.new_int_var(1, n, f"cell{i}") for i in range(g.cells)]
     for unit in g.unit_cells:
         model.add_all_different([cells[i] for i in unit])
+    for cage in _cages(g):  # the killer sample: AllDifferent and a linear sum per cage
+        model.add_all_different([cells[i] for i in cage.cells])
+        if cage.total is not None:
+            model.add(sum(cells[i] for i in cage.cells) == cage.total)
     for i, v in enumerate(puzzle.cells):
         if v:
             model.add(cells[i] == v)

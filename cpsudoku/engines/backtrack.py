@@ -10,8 +10,11 @@ Two strategies, selected by variant word:
   and box. Kept so the benchmark can show how far the real oracle is ahead of it.
 
 Both read the rules only from ``rules.unit_cells`` / ``rules.peers``, so they
-work for any box shape (and any other unit layout). They share no code with the
-verifier or the other engines: that independence is what makes this an oracle.
+work for any box shape (and any other unit layout); other constraints (killer cages)
+narrow the candidates by their own rule
+(:meth:`~cpsudoku.model.constraints.Constraint.narrow`, then singles again, to a
+fixpoint); the naive strategy checks them after every placement. They share no code
+with the verifier or the other engines: that independence is what makes this an oracle.
 
 Stats: ``nodes`` (search states visited; placements for the naive strategy) and
 ``guesses`` (states entered by a branching choice rather than by logic; zero means
@@ -25,7 +28,8 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.candidates import layout, place, singles, start
+from cpsudoku.model.candidates import Layout, layout, place, singles, start
+from cpsudoku.model.constraints import Constraint
 from cpsudoku.model.puzzle import Puzzle
 
 #: How many nodes between two looks at the clock in the naive strategy.
@@ -38,6 +42,7 @@ class BacktrackBackend(Backend):
     name = "backtrack"
     variants = ("naive",)
     baseline = "backtrack:naive"
+    rule_kinds = frozenset({"cage"})
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         super().__init__(variant)
@@ -59,6 +64,7 @@ class BacktrackBackend(Backend):
 def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Depth-first search with singles propagation and fewest-candidates branching."""
     lay = layout(puzzle.rules)
+    constraints, n = puzzle.rules.constraints, puzzle.rules.n
     found = Search()
     nodes = guesses = 0
     # The root's candidates are narrowed by its first round of singles; a child's are
@@ -74,6 +80,8 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             break
         if singles(lay, vals, cand, used, exact=guessed)[1]:
             continue  # a contradiction
+        if constraints and not _propagate(constraints, lay, vals, cand, used, n):
+            continue  # a cage (or another constraint) cannot be kept
         if not any(cand):  # no open cell left: solved
             found.count += 1
             if len(found.solutions) < 2:
@@ -109,6 +117,7 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Cell by cell in row-major order, values 1..n, each checked against the peers."""
     g = puzzle.rules
     n = g.n
+    constraints = g.constraints
     vals = list(puzzle.cells)
     empties = [i for i, v in enumerate(vals) if not v]
     # The values of each empty cell's peers, read in one C call: the strategy is the
@@ -130,7 +139,7 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
         i = empties[pos]
         v = vals[i] + 1
         seen = peer_values[pos](vals)
-        while v <= n and v in seen:
+        while v <= n and (v in seen or (constraints and not _keeps(constraints, vals, i, v, n))):
             v += 1
         if v <= n:
             vals[i] = v
@@ -150,6 +159,39 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
         found.exhausted = True
     found.stats = {"nodes": nodes, "guesses": nodes}
     return found
+
+
+def _propagate(
+    constraints: Sequence[Constraint],
+    lay: Layout,
+    vals: list[int],
+    cand: list[int],
+    used: list[int],
+    n: int,
+) -> bool:
+    """Each constraint's own narrowing, and singles again, to a fixpoint.
+
+    False on a contradiction.
+    """
+    while True:
+        changed = 0
+        for c in constraints:
+            step = c.narrow(vals, cand, n)
+            if step < 0:
+                return False
+            changed |= step
+        if not changed:
+            return True
+        if singles(lay, vals, cand, used, exact=True)[1]:
+            return False
+
+
+def _keeps(constraints: Sequence[Constraint], vals: list[int], i: int, v: int, n: int) -> bool:
+    """True when ``v`` at cell ``i`` keeps every constraint possible (``vals`` unchanged)."""
+    old, vals[i] = vals[i], v
+    ok = all(c.possible(vals, n) for c in constraints)
+    vals[i] = old
+    return ok
 
 
 def _gather(cells: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:

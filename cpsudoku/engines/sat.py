@@ -85,7 +85,9 @@ from cpsudoku.encode.cnf import (
     AT_MOST_ONE,
     DEFAULT_ENCODING,
     ENCODINGS,
+    Clause,
     RuleClauses,
+    constraint_clauses,
     decode_reduced,
     encode_rules,
     given_literals,
@@ -223,6 +225,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
+    rule_kinds = frozenset({"cage"})
     variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
     baseline = "sat:fresh"
     bench_variants = (
@@ -279,11 +282,13 @@ class SatBackend(Backend):
             deadline = time.perf_counter() + max(time_limit, 0.0)
             if not self.can_stop:
                 return self._fallback_search(puzzle, limit, deadline)
-        rules = puzzle.rules
+        # One engine per grid: a puzzle's other constraints (its killer cages) are
+        # added to the live rules for that puzzle only.
+        rules = puzzle.rules.units_only
         engine = self._engines.get(rules)
         if engine is None:
             engine = self._engines[rules] = self._new_engine(rules)
-        return engine.search(puzzle.cells, limit, deadline)
+        return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
 
     def _new_engine(self, rules: Rules) -> _Engine:
         amo = self.at_most_one or default_at_most_one(rules.n)
@@ -387,8 +392,13 @@ class _Engine:
         #: Set by :meth:`call` when the conflict budget, not the clock, stopped it.
         self.over_budget = False
 
-    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
-        """Find up to ``limit`` solutions of the puzzle with these cells."""
+    def search(
+        self, cells: tuple[int, ...], limit: int, deadline: float | None, rules: Rules
+    ) -> Search:
+        """Find up to ``limit`` solutions of the puzzle with these cells and ``rules``.
+
+        ``rules`` are the engine's own plus, maybe, constraints of this puzzle alone.
+        """
         raise NotImplementedError
 
     def close(self) -> None:
@@ -500,9 +510,11 @@ class _OneShot(_Engine):
         super().__init__(r, solver)
         self.reduce = reduce
 
-    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+    def search(
+        self, cells: tuple[int, ...], limit: int, deadline: float | None, rules: Rules
+    ) -> Search:
         r = self.clauses
-        puzzle = Puzzle(self.rules, cells)
+        puzzle = Puzzle(rules, cells)
         if self.reduce:
             red = reduced(puzzle, r.encoding, r.at_most_one)
             clauses: list[Any] = red.clauses
@@ -512,7 +524,7 @@ class _OneShot(_Engine):
 
         else:
             # The textbook way: the whole CNF is encoded anew for every puzzle.
-            fresh = encode_rules(self.rules, r.encoding, r.at_most_one).clauses
+            fresh = encode_rules(rules, r.encoding, r.at_most_one).clauses
             clauses = [*fresh, *([lit] for lit in given_literals(puzzle))]
             values = self.values
         open_cells = [not v for v in cells]
@@ -569,7 +581,9 @@ class _Incremental(_Engine):
         self.top = self.clauses.top
         return solver
 
-    def search(self, cells: tuple[int, ...], limit: int, deadline: float | None) -> Search:
+    def search(
+        self, cells: tuple[int, ...], limit: int, deadline: float | None, rules: Rules
+    ) -> Search:
         solver = self.solver
         if solver is None or self.top - self.clauses.top >= MAX_SELECTORS:
             self.close()
@@ -577,6 +591,14 @@ class _Incremental(_Engine):
         before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report
         budget = ESCALATE_CONFLICTS
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
+        guard = 0  # the selector of this puzzle's own constraints, if it has any
+        if rules.constraints:
+            guard = self.new_selector()
+            extra: list[Clause] = []
+            self.top = constraint_clauses(rules.constraints, rules, self.top, extra)
+            for lits in extra:
+                solver.add_clause([-guard, *lits])
+            assumptions.append(guard)
         found = Search()
         selector = 0  # this puzzle's selector, once it needs one
         one_level = False  # True once the givens sit behind the selector
@@ -616,14 +638,15 @@ class _Incremental(_Engine):
                 clause.append(-selector)
                 solver.add_clause(clause)
                 answer = self.call(solver, assumptions, deadline, budget)
-        if selector:
-            solver.add_clause([-selector])  # retire it: nothing leaks into the next puzzle
+        for retired in (selector, guard):
+            if retired:  # retire it: nothing leaks into the next puzzle
+                solver.add_clause([-retired])
         stats = _delta(solver.accum_stats(), before)
         if one_level:
             stats["one_level"] = 1
         if answer is None and self.over_budget:
             # Too hard under assumptions: start again on the puzzle's reduced formula.
-            found = self.one_shot.search(cells, limit, deadline)
+            found = self.one_shot.search(cells, limit, deadline, rules)
             found.stats = _add(found.stats, stats)
             found.stats["escalated"] = 1
             return found
@@ -633,7 +656,7 @@ class _Incremental(_Engine):
             stats["forced"] = 1
         found.stats = stats
         if found.count >= 2:
-            self._first_from_scratch(found, cells, deadline)
+            self._first_from_scratch(found, cells, deadline, rules)
         return found
 
     def new_selector(self) -> int:
@@ -658,7 +681,7 @@ class _Incremental(_Engine):
         return bool(solver.accum_stats()["decisions"] == before["decisions"])
 
     def _first_from_scratch(
-        self, found: Search, cells: tuple[int, ...], deadline: float | None
+        self, found: Search, cells: tuple[int, ...], deadline: float | None, rules: Rules
     ) -> None:
         """Report first the solution a new solver finds on the reduced formula.
 
@@ -668,7 +691,7 @@ class _Incremental(_Engine):
         puzzle alone (and the same one escalation would report). Puzzles are meant to
         be unique, so this costs little overall.
         """
-        first = self.one_shot.search(cells, 1, deadline)
+        first = self.one_shot.search(cells, 1, deadline, rules)
         found.stats = _add(found.stats, first.stats)
         if first.solutions:
             best = first.solutions[0]

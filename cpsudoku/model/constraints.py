@@ -9,19 +9,32 @@ never dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 from typing import Any, ClassVar
 
 from cpsudoku.model.errors import RulesError
+
+#: A cell written as ``r3c5`` (1-based), as setters' tools write them.
+_CELL_NAME = re.compile(r"^[rR](\d+)[cC](\d+)$")
 
 
 class Constraint:
     """Base of the constraint kinds: frozen dataclasses, registered by :func:`kind`.
 
-    A subclass sets :attr:`kind`, and writes :meth:`spec` and :meth:`from_spec`.
+    A subclass sets :attr:`kind`, and writes :meth:`spec`, :meth:`from_spec`,
+    :meth:`problem` (the verifier's check of a complete grid) and :meth:`possible`
+    (the oracle's check of a partial one).
     """
 
     kind: ClassVar[str] = ""
+    #: What the rule says, in a few words, for ``cpsudoku solve`` and messages.
+    meaning: ClassVar[str] = ""
+    #: The cells the constraint speaks of.
+    cells: tuple[int, ...]
 
     def spec(self) -> dict[str, Any]:
         """The constraint as a JSON-ready object, with its ``"kind"``."""
@@ -36,6 +49,22 @@ class Constraint:
         """
         raise NotImplementedError
 
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """What a complete grid (``values``, row-major) breaks of this rule, or None."""
+        raise NotImplementedError
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """False when a partial grid (0 = empty) can no longer keep this rule."""
+        raise NotImplementedError
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """The oracle's propagation: drop candidates this rule forbids, in place.
+
+        ``cand[i]`` is the bit mask of cell ``i``'s possible values (bit ``d-1`` for
+        ``d``). Returns -1 on a contradiction, 1 when a candidate went, else 0.
+        """
+        raise NotImplementedError
+
 
 #: Every constraint kind, by name.
 KINDS: dict[str, type[Constraint]] = {}
@@ -47,6 +76,162 @@ def kind(cls: type[Constraint]) -> type[Constraint]:
         raise ValueError(f"constraint kind {cls.kind!r} is empty or taken")
     KINDS[cls.kind] = cls
     return cls
+
+
+def cell_name(i: int, n: int) -> str:
+    """The ``r1c2`` name of cell ``i`` of an ``n x n`` grid."""
+    return f"r{i // n + 1}c{i % n + 1}"
+
+
+def check_cell(i: object, n: int, where: str) -> None:
+    """Raise RulesError unless ``i`` is a cell index of an ``n x n`` grid."""
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n * n:
+        raise RulesError(f"cell {i!r} of {where} is not a cell of a {n}x{n} grid")
+
+
+def cell_index(value: object, n: int) -> int:
+    """A cell given as a 0-based index or as an ``r1c2`` name.
+
+    Raises:
+        RulesError: neither, or off the grid.
+    """
+    if isinstance(value, str):
+        match = _CELL_NAME.match(value.strip())
+        if match is None:
+            raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
+        r, c = int(match.group(1)), int(match.group(2))
+        if not (1 <= r <= n and 1 <= c <= n):
+            raise RulesError(f"{value} is not a cell of a {n}x{n} grid")
+        return (r - 1) * n + c - 1
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
+    check_cell(value, n, "the rules")
+    return value
+
+
+def as_list(value: object, what: str) -> list[Any]:
+    """``value`` as a list, or RulesError naming ``what`` it should have been."""
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"{what} must be a list, not {type(value).__name__}")
+    return list(value)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Cage(Constraint):
+    """A killer cage: its cells hold different digits that add up to ``total``.
+
+    ``total`` None is a cage without a sum (its digits still differ). JSON:
+    ``{"kind": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}``.
+    """
+
+    kind: ClassVar[str] = "cage"
+    meaning: ClassVar[str] = "killer: different digits adding up to the cage's sum"
+    cells: tuple[int, ...]
+    total: int | None = None
+
+    def spec(self) -> dict[str, Any]:
+        """The cage as ``{"kind": "cage", "cells": [...], "sum": ...}`` (cells as indices)."""
+        out: dict[str, Any] = {"kind": self.kind, "cells": list(self.cells)}
+        if self.total is not None:
+            out["sum"] = self.total
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Cage:
+        """A cage from its spec; its cells and its sum are checked against the grid.
+
+        Raises:
+            RulesError: no cells, a cell off the grid or listed twice, more cells than
+                digits, or a sum no set of that many different digits makes.
+        """
+        cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), "a cage's cells"))
+        total = spec.get("sum")
+        if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+            raise RulesError(f"a cage's sum must be a whole number, not {total!r}")
+        return cls.checked(cells, total, size)
+
+    @classmethod
+    def checked(cls, cells: Sequence[int], total: int | None, size: int) -> Cage:
+        """A cage on a grid of side ``size``, checked (see :meth:`from_spec`)."""
+        cells = tuple(cells)
+        where = f"the cage at {cell_name(cells[0], size)}" if cells else "a cage"
+        if not cells:
+            raise RulesError("a cage has no cells")
+        for i in cells:
+            check_cell(i, size, where)
+        if len(set(cells)) != len(cells):
+            raise RulesError(f"{where} lists a cell twice")
+        if len(cells) > size:
+            raise RulesError(f"{where} has {len(cells)} cells; its digits cannot all differ")
+        if total is not None:
+            low, high = sum(range(1, len(cells) + 1)), sum(range(size - len(cells) + 1, size + 1))
+            if not low <= total <= high:
+                raise RulesError(
+                    f"{where}: {len(cells)} different digits cannot add up to {total} "
+                    f"(only {low} to {high})"
+                )
+        return cls(cells, total)
+
+    def combinations(self, n: int) -> list[tuple[int, ...]]:
+        """The sets of digits the cage can hold (ascending), for digits 1..n."""
+        return _digit_sets(n, len(self.cells), self.total)
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """Repeated digits, or the wrong sum, in the cage."""
+        digits = [values[i] for i in self.cells]
+        where = f"the cage at {cell_name(self.cells[0], n)}"
+        if len(set(digits)) != len(digits):
+            return f"{where} repeats a digit"
+        if self.total is not None and sum(digits) != self.total:
+            return f"{where} adds up to {sum(digits)}, not {self.total}"
+        return None
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Placed digits differ, and the open cells can still make up the sum."""
+        placed = [values[i] for i in self.cells if values[i]]
+        if len(set(placed)) != len(placed):
+            return False
+        if self.total is None:
+            return True
+        free = sorted(set(range(1, n + 1)) - set(placed))
+        left = len(self.cells) - len(placed)
+        need = self.total - sum(placed)
+        return sum(free[:left]) <= need <= sum(free[len(free) - left :])
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Open cells keep only digits of a digit set that still fits the placed ones."""
+        placed = [values[i] for i in self.cells if values[i]]
+        have = 0
+        for d in placed:
+            bit = 1 << (d - 1)
+            if have & bit:
+                return -1  # a digit twice
+            have |= bit
+        allowed = 0
+        for combo in self.combinations(n):
+            mask = sum(1 << (d - 1) for d in combo)
+            if mask & have == have:
+                allowed |= mask
+        if not allowed:
+            return -1
+        keep = allowed & ~have
+        changed = 0
+        for i in self.cells:
+            if not values[i] and cand[i] & ~keep:
+                cand[i] &= keep
+                if not cand[i]:
+                    return -1
+                changed = 1
+        return changed
+
+
+@lru_cache(maxsize=4096)
+def _digit_sets(n: int, k: int, total: int | None) -> list[tuple[int, ...]]:
+    """The sets of ``k`` different digits of 1..n adding up to ``total`` (None: any)."""
+    return [
+        combo for combo in combinations(range(1, n + 1), k) if total is None or sum(combo) == total
+    ]
 
 
 def constraint_from_spec(spec: object, size: int) -> Constraint:

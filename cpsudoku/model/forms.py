@@ -206,7 +206,10 @@ def _parse_text_object(text: str, geom: Rules | None, symbols: str | None) -> Pu
     """A one-puzzle JSON object: its puzzle is under one of :data:`PUZZLE_KEYS`.
 
     ``{"board": [[...]]}`` (a LeetCode board) or ``{"puzzle": "..."}``, as a dataset's
-    JSON lines hold them; the other keys are left alone.
+    JSON lines hold them; with ``"rules"`` (a :meth:`Rules.spec` object: a jigsaw,
+    extra regions, killer cages...) the puzzle is read under those rules, which take
+    the place of ``geom``. The other keys are left alone. docs/puzzle.schema.json
+    describes the form.
     """
     try:
         obj = json.loads(text)
@@ -223,6 +226,8 @@ def _parse_text_object(text: str, geom: Rules | None, symbols: str | None) -> Pu
             + (f" (its keys: {', '.join(map(str, list(obj)[:8]))})" if obj else "")
         )
     value = obj[key]
+    if "rules" in obj:
+        geom = Rules.from_spec(obj["rules"])
     if isinstance(value, str):
         return _parse_text(value, geom, symbols)
     if isinstance(value, list):

@@ -27,14 +27,19 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
-from cpsudoku.model.constraints import Constraint, constraint_from_spec
+from cpsudoku.model.constraints import (
+    Constraint,
+    as_list,
+    cell_index,
+    check_cell,
+    constraint_from_spec,
+)
 from cpsudoku.model.errors import BoxShapeError, RulesError
 
 #: Symbols for the values 1..35 in the one-line form; '.' is written for empty cells.
@@ -43,9 +48,6 @@ SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Largest side accepted (10,000 cells): bigger inputs are refused as too large
 #: rather than handed to an engine that would take hours to encode them.
 MAX_SIZE = 100
-
-#: A cell written as ``r3c5`` (1-based), as setters' tools write them.
-_CELL_NAME = re.compile(r"^[rR](\d+)[cC](\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +163,7 @@ class Rules:
         ``regions`` are lists of cells (indices, or ``"r1c2"`` names).
         """
         n = len(regions)
-        cells = tuple(tuple(_cell(c, n) for c in region) for region in regions)
+        cells = tuple(tuple(cell_index(c, n) for c in region) for region in regions)
         return _intern(cls(n, None, cells, **more))
 
     def with_extra(self, *regions: Region) -> Rules:
@@ -175,6 +177,17 @@ class Rules:
         return _intern(
             Rules(self.size, self.box, self.regions, self.extra, self.constraints + constraints)
         )
+
+    @cached_property
+    def units_only(self) -> Rules:
+        """These rules without their other constraints: the part engines encode once.
+
+        A killer dataset has different cages in every puzzle but the same grid; the
+        engines keep this part live and add each puzzle's constraints to it.
+        """
+        if not self.constraints:
+            return self
+        return _intern(Rules(self.size, self.box, self.regions, self.extra))
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Pickled whole (every region and constraint), as its defining fields only:
@@ -224,15 +237,17 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown key in a rules spec: {', '.join(sorted(unknown))}")
         box = _box_of_text(str(spec["box"])) if spec.get("box") is not None else None
-        raw_regions = _list(spec.get("regions", ()), "regions")
+        raw_regions = as_list(spec.get("regions", ()), "regions")
         size = spec.get("size", box[0] * box[1] if box else len(raw_regions))
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise RulesError(f"a rules spec needs its size (a whole number), got {size!r}")
-        regions = tuple(tuple(_cell(c, size) for c in _list(r, "a region")) for r in raw_regions)
-        extra = tuple(_region(item, size) for item in _list(spec.get("extra", ()), "extra"))
+        regions = tuple(
+            tuple(cell_index(c, size) for c in as_list(r, "a region")) for r in raw_regions
+        )
+        extra = tuple(_region(item, size) for item in as_list(spec.get("extra", ()), "extra"))
         constraints = tuple(
             constraint_from_spec(item, size)
-            for item in _list(spec.get("constraints", ()), "constraints")
+            for item in as_list(spec.get("constraints", ()), "constraints")
         )
         return _intern(cls(size, box, regions, extra, constraints))
 
@@ -309,8 +324,10 @@ class Rules:
             lines.append(f"every {self.box[0]}x{self.box[1]} box holds each value once")
         else:
             lines.append(f"every one of the {self.n} jigsaw regions holds each value once")
+        meanings = {c.kind: c.meaning for c in self.constraints}
         for kind, count in self._kinds().items():
-            lines.append(f"{count} {kind}{'s' * (count > 1)}")
+            meaning = f" ({meanings[kind]})" if kind in meanings else ""
+            lines.append(f"{count} {kind}{'s' * (count > 1)}{meaning}")
         return lines
 
     @cached_property
@@ -393,7 +410,7 @@ def _check_partition(regions: tuple[tuple[int, ...], ...], n: int) -> None:
         if len(region) != n:
             raise RulesError(f"jigsaw region {k} has {len(region)} cells, not {n}")
         for i in region:
-            _in_range(i, n, f"jigsaw region {k}")
+            check_cell(i, n, f"jigsaw region {k}")
             if i in seen:
                 raise RulesError(
                     f"cell r{i // n + 1}c{i % n + 1} is in jigsaw regions {seen[i]} and {k}"
@@ -408,43 +425,16 @@ def _check_region(region: Region, n: int) -> None:
             f"a {region.kind} region of a {n}x{n} grid has {n} cells, got {len(region.cells)}"
         )
     for i in region.cells:
-        _in_range(i, n, f"a {region.kind} region")
+        check_cell(i, n, f"a {region.kind} region")
     if len(set(region.cells)) != len(region.cells):
         raise RulesError(f"a {region.kind} region lists a cell twice")
-
-
-def _in_range(i: object, n: int, where: str) -> None:
-    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n * n:
-        raise RulesError(f"cell {i!r} of {where} is not a cell of a {n}x{n} grid")
-
-
-def _cell(value: object, n: int) -> int:
-    """A cell given as a 0-based index or as an ``r1c2`` name."""
-    if isinstance(value, str):
-        match = _CELL_NAME.match(value.strip())
-        if match is None:
-            raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
-        r, c = int(match.group(1)), int(match.group(2))
-        if not (1 <= r <= n and 1 <= c <= n):
-            raise RulesError(f"{value} is not a cell of a {n}x{n} grid")
-        return (r - 1) * n + c - 1
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{value!r} is no cell: write r1c2 (1-based) or an index")
-    _in_range(value, n, "the rules")
-    return value
-
-
-def _list(value: object, what: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise RulesError(f"{what} must be a list, not {type(value).__name__}")
-    return list(value)
 
 
 def _region(item: object, n: int) -> Region:
     """An extra region from its spec, ``{"kind": ..., "cells": [...]}``."""
     if not isinstance(item, Mapping) or "cells" not in item:
         raise RulesError(f'an extra region is an object with "cells", not {item!r}')
-    cells = tuple(_cell(c, n) for c in _list(item["cells"], "a region's cells"))
+    cells = tuple(cell_index(c, n) for c in as_list(item["cells"], "a region's cells"))
     return Region(str(item.get("kind", "region")), cells)
 
 

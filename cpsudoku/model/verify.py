@@ -27,9 +27,10 @@ def _puzzles(puzzle: PuzzleLike, solution: PuzzleLike) -> tuple[Puzzle, Puzzle]:
 def solution_problems(puzzle: PuzzleLike, solution: PuzzleLike) -> list[str]:
     """Everything wrong with ``solution`` as a completion of ``puzzle`` (empty if valid).
 
-    Checks: same rules, every cell filled with 1..n, every given kept, and every
-    unit holding each value exactly once. Either may be in any form
-    :func:`cpsudoku.parse` reads.
+    Checks: same rules, every cell filled with 1..n, every given kept, every unit
+    holding each value exactly once (a region of fewer cells: no value twice), and
+    every other constraint (its own check, :meth:`Constraint.problem`). Either may be
+    in any form :func:`cpsudoku.parse` reads.
     """
     puzzle, solution = _puzzles(puzzle, solution)
     g = puzzle.rules
@@ -47,10 +48,15 @@ def solution_problems(puzzle: PuzzleLike, solution: PuzzleLike) -> list[str]:
                 problems.append(f"{g.position(i)} changes the given {given} to {value}")
     full = set(range(1, g.n + 1))
     for unit, gather in zip(g.units, g.unit_getters, strict=True):
-        values = set(gather(sol))
-        if values != full:
+        held = gather(sol)
+        values = set(held)
+        if len(held) == g.n and values != full:
             missing = sorted(full - values)
             problems.append(f"{unit} misses {', '.join(map(str, missing))}")
+        elif len(values) != len(held):  # a region of fewer than n cells
+            twice = sorted({v for v in held if held.count(v) > 1})
+            problems.append(f"{unit} repeats {', '.join(map(str, twice))}")
+    problems.extend(problem for c in g.constraints if (problem := c.problem(sol, g.n)) is not None)
     return problems
 
 
@@ -59,8 +65,8 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
 
     The same rules as :func:`solution_problems`, checked in a few C-level passes,
     because every solution of every backend comes through here: the values all lie in
-    1..n, the givens are kept, and no unit holds a value twice. Each unit has n cells,
-    so n distinct values from 1..n are exactly one of each. "No value twice in a unit"
+    1..n, the givens are kept, no unit holds a value twice (a unit of n cells then
+    holds each value exactly once), and every other constraint holds. "No value twice in a unit"
     is one set: each (unit k, value v) pair becomes the key ``k*(n+1) + v``, and the
     keys are all distinct exactly when no unit repeats a value.
 
@@ -81,7 +87,9 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
         return False
     if list(compress(sol, puzzle.cells)) != list(filter(None, puzzle.cells)):
         return False
-    return len(set(map(add, gather(sol), keys))) == len(keys)
+    if len(set(map(add, gather(sol), keys))) != len(keys):
+        return False
+    return all(c.problem(sol, g.n) is None for c in g.constraints)
 
 
 @lru_cache(maxsize=64)
@@ -92,12 +100,8 @@ def _layout(
 
     A getter of every unit's values, one unit after another; the matching key offsets
     ``k*(n+1)`` (k = the unit's index); and the set 1..n.
-
-    Raises ValueError if a unit has other than n cells (the rules assume it).
     """
     n = g.n
-    if any(len(unit.cells) != n for unit in g.units):
-        raise ValueError(f"every unit of a {g} grid must have {n} cells")
     order = [i for unit in g.units for i in unit.cells]
     offsets = tuple(k * (n + 1) for k, unit in enumerate(g.units) for _ in unit.cells)
     return itemgetter(*order), offsets, frozenset(range(1, n + 1))

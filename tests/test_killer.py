@@ -1,0 +1,218 @@
+"""Killer cages on every engine that takes them: the published sample, brute force on
+4x4, the verifier, the rules' checks, the JSON form and the killer CSV in a batch."""
+
+from __future__ import annotations
+
+import csv
+import json
+import pickle
+import random
+from itertools import permutations
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsudoku import Status, parse
+from cpsudoku.cli import main
+from cpsudoku.engines import create_backend, native_built
+from cpsudoku.model.constraints import Cage
+from cpsudoku.model.errors import RulesError, UnsupportedRulesError
+from cpsudoku.model.killer import killer_rules
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
+from cpsudoku.model.verify import is_solution, solution_problems
+
+#: The engines that take killer cages, and their textbook baselines.
+KILLER_ENGINES = ["sat", "sat:fresh", "sat:glucose4", "cpsat", "cpsat:sample", "backtrack"]
+
+with (DATA / "killer_krazydad_40.csv").open(newline="") as _fh:
+    SAMPLE = list(csv.DictReader(_fh))
+
+
+def read(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _puzzle(row: dict[str, str]) -> Puzzle:
+    rules = killer_rules(row["puzz_color"], row["puzz_hint"])
+    return Puzzle(rules, (0,) * rules.cells)
+
+
+@pytest.mark.parametrize("spec", KILLER_ENGINES)
+def test_the_published_sample_is_unique_with_its_solution(spec: str) -> None:
+    rows = SAMPLE if spec not in ("backtrack", "sat:fresh") else SAMPLE[:8]
+    with create_backend(spec) as engine:
+        for row in rows:
+            r = engine.solve(_puzzle(row))
+            assert r.status is Status.UNIQUE, row["ptitle"]
+            assert r.solution is not None
+            assert "".join(map(str, r.solution.cells)) == row["solved"]
+
+
+def _all_4x4_grids() -> list[tuple[int, ...]]:
+    """Every 4x4 Sudoku grid, by brute force over row permutations (no solver)."""
+    rows = list(permutations(range(1, 5)))
+    out = []
+    for a in rows:
+        for b in rows:
+            for c in rows:
+                for d in rows:
+                    cells = a + b + c + d
+                    g = Rules.for_size(4)
+                    if all(len({cells[i] for i in u}) == 4 for u in g.unit_cells):
+                        out.append(cells)
+    return out
+
+
+GRIDS = _all_4x4_grids()
+
+
+def test_brute_force_finds_the_288_grids() -> None:
+    assert len(GRIDS) == 288
+
+
+@st.composite
+def cage_sets(draw: st.DrawFn) -> list[tuple[tuple[int, ...], int | None]]:
+    """Random cages over part of a 4x4 grid, their sums from a random grid or random."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    cells = list(range(16))
+    rng.shuffle(cells)
+    grid = GRIDS[rng.randrange(288)]
+    cages = []
+    while cells and len(cages) < draw(st.integers(1, 6)):
+        size = rng.randint(1, min(4, len(cells)))
+        members = tuple(sorted(cells[:size]))
+        del cells[:size]
+        if len({grid[i] for i in members}) != size:
+            continue  # its digits would repeat in that grid: not a cage of it
+        total: int | None = sum(grid[i] for i in members)
+        if rng.random() < 0.25:
+            total = None
+        elif rng.random() < 0.25:  # some sum another grid may make, or none
+            low, high = sum(range(1, size + 1)), sum(range(5 - size, 5))
+            total = rng.randint(low, high)
+        cages.append((members, total))
+    return cages
+
+
+@settings(max_examples=120, deadline=None)
+@given(cages=cage_sets(), givens=st.integers(0, 3))
+def test_every_engine_counts_as_brute_force(
+    cages: list[tuple[tuple[int, ...], int | None]], givens: int
+) -> None:
+    rules = Rules.for_size(4).with_constraints(*(Cage.checked(c, t, 4) for c, t in cages))
+    keep = [
+        grid
+        for grid in GRIDS
+        if all(
+            len({grid[i] for i in c}) == len(c) and (t is None or sum(grid[i] for i in c) == t)
+            for c, t in cages
+        )
+    ]
+    cells = [0] * 16
+    if keep and givens:
+        for i in random.Random(givens).sample(range(16), givens):
+            cells[i] = keep[0][i]
+        keep = [g for g in keep if all(not v or g[i] == v for i, v in enumerate(cells))]
+    puzzle = Puzzle(rules, tuple(cells))
+    for spec in ("sat", "cpsat", "backtrack", "backtrack:naive"):
+        with create_backend(spec) as engine:
+            assert engine.count(puzzle, limit=300).count == len(keep), spec
+
+
+def test_the_verifier_checks_the_cages() -> None:
+    row = SAMPLE[0]
+    puzzle = _puzzle(row)
+    good = parse(row["solved"], puzzle.rules)
+    assert is_solution(puzzle, good)
+    plain = parse(row["solved"])  # the classic rules alone: another puzzle
+    assert not is_solution(puzzle, plain)
+    # A grid that keeps every row, column and box but breaks a cage's sum.
+    swapped = parse(row["solved"].translate(str.maketrans("12", "21")), puzzle.rules)
+    assert not is_solution(puzzle, swapped)
+    assert any("adds up to" in p for p in solution_problems(puzzle, swapped))
+
+
+def test_cages_are_checked_when_the_rules_are_made() -> None:
+    for spec, message in [
+        ({"kind": "cage", "cells": ["r1c1", "r1c2"], "sum": 2}, "cannot add up to 2"),
+        ({"kind": "cage", "cells": ["r1c1", "r1c2"], "sum": 18}, "cannot add up to 18"),
+        ({"kind": "cage", "cells": ["r1c1", "r1c1"], "sum": 3}, "twice"),
+        ({"kind": "cage", "cells": [], "sum": 3}, "no cells"),
+        ({"kind": "cage", "cells": ["r10c1"], "sum": 3}, "not a cell"),
+        ({"kind": "cage", "cells": list(range(10)), "sum": 45}, "cannot all differ"),
+        ({"kind": "cage", "cells": ["r1c1"], "sum": "x"}, "whole number"),
+        ({"kind": "arrow", "cells": ["r1c1"]}, "unknown constraint kind 'arrow'"),
+    ]:
+        with pytest.raises(RulesError, match=message):
+            Rules.from_spec({"size": 9, "box": "3x3", "constraints": [spec]})
+    with pytest.raises(RulesError, match="31 cages but 30 sums"):
+        killer_rules(SAMPLE[0]["puzz_color"], SAMPLE[0]["puzz_hint"].rsplit(",", 1)[0])
+    with pytest.raises(RulesError, match="no square grid"):
+        killer_rules("ABC", "1,2,3")
+
+
+def test_killer_rules_travel_whole() -> None:
+    rules = _puzzle(SAMPLE[1]).rules
+    assert Rules.from_spec(json.loads(json.dumps(rules.spec()))) == rules
+    assert pickle.loads(pickle.dumps(rules)) is rules  # interned: one value per process
+    assert rules.units_only == Rules.for_size(9)
+    assert f"{len(rules.constraints)} cages (killer" in " ".join(rules.describe())
+
+
+def test_engines_without_cages_refuse_by_name() -> None:
+    puzzle = _puzzle(SAMPLE[0])
+    for spec in ("native", "portfolio"):
+        try:
+            engine = create_backend(spec)
+        except Exception:  # the compiled engine may not be built here
+            continue
+        with engine, pytest.raises(UnsupportedRulesError, match="cannot take cage"):
+            engine.solve(puzzle)
+
+
+def test_the_json_form_carries_the_rules() -> None:
+    rules = _puzzle(SAMPLE[2]).rules
+    text = json.dumps({"rules": rules.spec(), "puzzle": "." * 81})
+    puzzle = parse(text)
+    assert puzzle.rules == rules
+    r = create_backend("sat").solve(puzzle)
+    assert "".join(map(str, r.solution.cells)) == SAMPLE[2]["solved"]  # type: ignore[union-attr]
+
+
+def test_a_killer_csv_is_a_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "killer.csv"
+    lines = (DATA / "killer_krazydad_40.csv").read_text().splitlines()
+    bad = lines[1].replace(",11,", ",2,", 1)  # a cage of several cells adding up to 2
+    src.write_text("\n".join([*lines[:11], bad]) + "\n")
+    out = tmp_path / "out.csv"
+    assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 4
+    rows = read(out)
+    assert [r["status"] for r in rows] == ["unique"] * 10 + ["invalid"]
+    assert all(r["backend"] == "sat" and not r["error"] for r in rows[:10])  # solved column
+    assert "killer cages" in rows[10]["error"]
+    # An engine that cannot take cages: each row says so, the batch goes on.
+    if native_built():
+        out2 = tmp_path / "out2.csv"
+        args = ["batch", str(src), "-o", str(out2), "--quiet", "--backend", "native"]
+        assert main(args) == 4
+        rows = read(out2)
+        assert [r["status"] for r in rows] == ["invalid"] * 11
+        assert all("cannot take cage" in r["error"] for r in rows[:10])
+    capsys.readouterr()
+
+
+def test_solve_says_which_rules_it_applied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = _puzzle(SAMPLE[3]).rules
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps({"rules": rules.spec(), "puzzle": "." * 81}))
+    assert main(["solve", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rules: ")
+    assert "cages (killer" in out
