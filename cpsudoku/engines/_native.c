@@ -409,8 +409,14 @@ static int check_values(const uint8_t *cells, Py_ssize_t count, int n, Py_ssize_
     return 0;
 }
 
-static int read_limits(Limits *lim, long long limit, double time_limit, long long budget)
+/* The checks every call starts with: a layout that was built, and sane limits. */
+static int read_limits(const Layout *lay, Limits *lim, long long limit, double time_limit,
+                       long long budget)
 {
+    if (lay->n == 0) {
+        PyErr_SetString(PyExc_ValueError, "the layout was not initialised");
+        return -1;
+    }
     if (limit < 1) {
         PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
         return -1;
@@ -459,10 +465,8 @@ static PyObject *Layout_solve(LayoutObject *self, PyObject *args, PyObject *kwds
     const Layout *lay = &self->lay;
     Limits lim;
     Frame frames = {0};
-    if (lay->n == 0) {
-        PyErr_SetString(PyExc_ValueError, "the layout was not initialised");
+    if (read_limits(lay, &lim, limit, time_limit, budget) < 0)
         goto done;
-    }
     if (cells.len != lay->cells) {
         PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", lay->cells, cells.len);
         goto done;
@@ -471,8 +475,7 @@ static PyObject *Layout_solve(LayoutObject *self, PyObject *args, PyObject *kwds
         PyErr_Format(PyExc_ValueError, "allowed must hold %d uint32 masks", lay->cells);
         goto done;
     }
-    if (check_values(cells.buf, cells.len, lay->n, 0) < 0 ||
-        read_limits(&lim, limit, time_limit, budget) < 0)
+    if (check_values(cells.buf, cells.len, lay->n, 0) < 0)
         goto done;
     if (frames_alloc(self, &frames) < 0) {
         PyErr_NoMemory();
@@ -528,18 +531,15 @@ static PyObject *Layout_solve_many(LayoutObject *self, PyObject *args, PyObject 
     const Layout *lay = &self->lay;
     Limits lim;
     Frame frames = {0};
-    if (lay->n == 0) {
-        PyErr_SetString(PyExc_ValueError, "the layout was not initialised");
+    if (read_limits(lay, &lim, limit, time_limit, budget) < 0)
         goto done;
-    }
     if (block.len % lay->cells) {
         PyErr_Format(PyExc_ValueError, "%zd bytes is no whole number of %d-cell puzzles",
                      block.len, lay->cells);
         goto done;
     }
     Py_ssize_t count = block.len / lay->cells;
-    if (check_values(block.buf, block.len, lay->n, 0) < 0 ||
-        read_limits(&lim, limit, time_limit, budget) < 0)
+    if (check_values(block.buf, block.len, lay->n, 0) < 0)
         goto done;
     statuses = PyBytes_FromStringAndSize(NULL, count);
     counts = PyBytes_FromStringAndSize(NULL, count);
