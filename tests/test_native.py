@@ -264,9 +264,18 @@ FUZZ = textwrap.dedent(
         if rng.random() < 0.5 and n > 0:  # a well-formed layout: rows and columns
             units = [[r * n + c for c in range(n)] for r in range(n)]
             units += [[r * n + c for r in range(n)] for c in range(n)]
+        cages = None
+        if rng.random() < 0.3 and n > 0:
+            cages = [
+                (
+                    [rng.randint(-1, cells) for _ in range(rng.randint(0, n + 1))],
+                    [rng.randint(-1, 2 ** min(n, 32)) for _ in range(rng.randint(0, 4))],
+                )
+                for _ in range(rng.randint(0, 4))
+            ]
         try:
-            lay = _native.Layout(n, units)
-        except (ValueError, TypeError):
+            lay = _native.Layout(n, units, cages)
+        except (ValueError, TypeError, OverflowError):
             refused += 1
             continue
         for _ in range(3):

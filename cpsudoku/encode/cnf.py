@@ -313,10 +313,17 @@ def reduced(
             if encoding == "extended" and len(unit) == n:
                 out.append(lits)  # at least once (empty: no place left)
     if g.constraints:
-        # The constraints' clauses speak of every cell: fix the givens among them.
+        # The constraints' clauses speak of every value of their cells, and the cell
+        # clauses above only of the candidates: every other value of those cells is
+        # false (a given's own value true), or a model could satisfy a cage with a
+        # value its cell does not hold.
         for i in sorted({i for c in g.constraints for i in c.cells}):
-            if v := cells[i]:
-                out.extend((i * n + d,) if d == v else (-(i * n + d),) for d in range(1, n + 1))
+            v, keep = cells[i], set(candidates[i])
+            out.extend(
+                (lit,) if d == v else (-lit,)
+                for d in range(1, n + 1)
+                if (lit := i * n + d) not in keep
+            )
         top = constraint_clauses(g.constraints, g, top, out)
     return Reduced(out, tuple(candidates), top)
 

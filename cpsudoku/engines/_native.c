@@ -43,6 +43,10 @@ typedef struct {
     uint64_t *triad_around;  /* A or B, outside the intersection */
     uint64_t *triad_a_out;   /* A outside the intersection */
     uint64_t *triad_b_out;   /* B outside it when B has n cells, else every cell */
+    int ncages;              /* killer cages (their cells are units too) */
+    uint64_t *cage_cells;    /* ncages x words */
+    int *combo_start;        /* cage c's digit sets: combos[combo_start[c] .. [c + 1]) */
+    uint32_t *combos;        /* a digit set as a mask: bit d-1 for digit d */
 } Layout;
 
 typedef struct {
@@ -163,6 +167,9 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->pair_rest);
     PyMem_Free(lay->triad_cells);
     PyMem_Free(lay->triad_around);
+    PyMem_Free(lay->cage_cells);
+    PyMem_Free(lay->combo_start);
+    PyMem_Free(lay->combos);
     PyMem_Free(lay->triad_a_out);
     PyMem_Free(lay->triad_b_out);
     memset(lay, 0, sizeof(*lay));
@@ -258,6 +265,96 @@ fail:
     return -1;
 }
 
+/*
+ * Read the killer cages: a sequence of (cells, digit sets), the digit sets as masks
+ * (bit d-1 for digit d), at least one per cage. The caller passes the cells as a unit
+ * too (so the digits differ); here they only carry the sums.
+ */
+static int read_cages(Layout *lay, PyObject *cages)
+{
+    const int n = lay->n, words = lay->words;
+    PyObject *seq = PySequence_Fast(cages, "cages must be a sequence of (cells, digit sets)");
+    if (!seq)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq), total = 0;
+    if (count > lay->cells) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "more cages than cells");
+        return -1;
+    }
+    for (Py_ssize_t c = 0; c < count; c++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, c);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_TypeError, "cage %zd is not a (cells, digit sets) pair", c);
+            return -1;
+        }
+        Py_ssize_t sets = PyObject_Length(PyTuple_GET_ITEM(item, 1));
+        if (sets < 1 || sets > 1 << 20) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "cage %zd has no digit set", c);
+            return -1;
+        }
+        total += sets;
+    }
+    lay->cage_cells = PyMem_Calloc(count ? (size_t)count * words : 1, sizeof(uint64_t));
+    lay->combo_start = PyMem_Calloc((size_t)count + 1, sizeof(int));
+    lay->combos = PyMem_Calloc(total ? (size_t)total : 1, sizeof(uint32_t));
+    if (!lay->cage_cells || !lay->combo_start || !lay->combos) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    uint64_t full = n >= 32 ? ~(uint64_t)0 >> 32 : ((uint64_t)1 << n) - 1;
+    int at = 0;
+    for (Py_ssize_t c = 0; c < count; c++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, c);
+        PyObject *cells = PySequence_Fast(PyTuple_GET_ITEM(item, 0), "a cage's cells");
+        PyObject *masks = cells ? PySequence_Fast(PyTuple_GET_ITEM(item, 1), "digit sets") : NULL;
+        if (!cells || !masks) {
+            Py_XDECREF(cells);
+            Py_DECREF(seq);
+            return -1;
+        }
+        uint64_t *bits = lay->cage_cells + (size_t)c * words;
+        int bad = PySequence_Fast_GET_SIZE(cells) < 1 || PySequence_Fast_GET_SIZE(cells) > n;
+        for (Py_ssize_t j = 0; !bad && j < PySequence_Fast_GET_SIZE(cells); j++) {
+            long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(cells, j));
+            if (i == -1 && PyErr_Occurred())
+                bad = 2;
+            else if (i < 0 || i >= lay->cells || HAS(bits, i))
+                bad = 1;
+            else
+                SET(bits, i);
+        }
+        lay->combo_start[c] = at;
+        for (Py_ssize_t j = 0; !bad && j < PySequence_Fast_GET_SIZE(masks); j++) {
+            unsigned long long m = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(masks, j));
+            if (m == (unsigned long long)-1 && PyErr_Occurred())
+                bad = 2;
+            else if (m == 0 || (m & ~full))
+                bad = 1;
+            else
+                lay->combos[at++] = (uint32_t)m;
+        }
+        Py_DECREF(cells);
+        Py_DECREF(masks);
+        if (bad) {
+            Py_DECREF(seq);
+            if (bad == 1 || !PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError,
+                             "cage %zd: cells off the grid, listed twice or too many, or a "
+                             "digit set that is empty or holds digits above %d", c, n);
+            return -1;
+        }
+    }
+    lay->combo_start[count] = at;
+    lay->ncages = (int)count;
+    Py_DECREF(seq);
+    return 0;
+}
+
 static int popcount_words(const uint64_t *a, int words)
 {
     int c = 0;
@@ -268,10 +365,10 @@ static int popcount_words(const uint64_t *a, int words)
 
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", NULL};
+    static char *kwlist[] = {"n", "units", "cages", NULL};
     int n;
-    PyObject *units;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO", kwlist, &n, &units))
+    PyObject *units, *cages = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|O", kwlist, &n, &units, &cages))
         return -1;
     if (n < 1 || n > MAX_DIGITS) {
         PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
@@ -367,6 +464,10 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         }
     }
     lay->pair_start[lay->full_units] = lay->npairs;
+    if (cages && cages != Py_None && read_cages(lay, cages) < 0) {
+        layout_free(lay);
+        return -1;
+    }
     return 0;
 nomem:
     layout_free(lay);
@@ -623,7 +724,8 @@ static PyMethodDef Layout_methods[] = {
 static PyTypeObject LayoutType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "cpsudoku.engines._native.Layout",
-    .tp_doc = PyDoc_STR("Layout(n, units): the no-repeat units of a rule set, as bit masks."),
+    .tp_doc = PyDoc_STR("Layout(n, units, cages=None): the no-repeat units of a rule set, "
+                        "and its killer cages (cells, digit sets as masks), as bit masks."),
     .tp_basicsize = sizeof(LayoutObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

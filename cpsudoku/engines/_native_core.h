@@ -79,6 +79,72 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
     return 1;
 }
 
+/*
+ * Killer cages: the digit sets that make each cage's sum (bit masks, from the caller)
+ * and still hold the digits placed in it. Digits in none of them leave the cage's open
+ * cells; a digit in all of them but not placed yet has to go somewhere in the cage (no
+ * place left: a contradiction; one: placed). The cage's cells are also a unit, so its
+ * digits differ. Returns -1 on a contradiction, 1 on a change, else 0.
+ */
+static int FN(cages)(const Layout *lay, STATE *s)
+{
+    const int n = lay->n;
+    int changed = 0;
+    for (int c = 0; c < lay->ncages; c++) {
+        const uint64_t *cells = lay->cage_cells + (size_t)c * W;
+        uint32_t have = 0, avail = 0; /* digits placed in the cage; still possible there */
+        for (int d = 0; d < n; d++) {
+            uint64_t x = 0, y = 0;
+            for (int k = 0; k < W; k++) {
+                x |= s->placed[d][k] & cells[k];
+                y |= s->cand[d][k] & cells[k];
+            }
+            if (x)
+                have |= (uint32_t)1 << d;
+            if (y)
+                avail |= (uint32_t)1 << d;
+        }
+        uint32_t allowed = 0, required = ~(uint32_t)0;
+        for (int j = lay->combo_start[c]; j < lay->combo_start[c + 1]; j++) {
+            uint32_t m = lay->combos[j];
+            /* a set that keeps the placed digits and whose others can all still go here */
+            if ((m & have) == have && (m & ~have & ~avail) == 0) {
+                allowed |= m;
+                required &= m;
+            }
+        }
+        if (!allowed)
+            return -1;
+        for (int d = 0; d < n; d++) {
+            if (allowed >> d & 1)
+                continue;
+            uint64_t hit = 0;
+            for (int k = 0; k < W; k++)
+                hit |= s->cand[d][k] & cells[k];
+            if (hit) {
+                for (int k = 0; k < W; k++)
+                    s->cand[d][k] &= ~cells[k];
+                changed = 1;
+            }
+        }
+        for (uint32_t m = required & ~have; m; m &= m - 1) {
+            int d = __builtin_ctz(m), count = 0;
+            uint64_t where[W];
+            for (int k = 0; k < W; k++) {
+                where[k] = s->cand[d][k] & cells[k];
+                count += __builtin_popcountll(where[k]);
+            }
+            if (count == 0)
+                return -1;
+            if (count == 1) {
+                FN(place)(lay, s, d, FN(first_bit)(where));
+                changed = 1;
+            }
+        }
+    }
+    return changed;
+}
+
 /* Singles and locked candidates to a fixpoint. Returns 0 on a contradiction. */
 static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
 {
@@ -119,6 +185,13 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
                 }
             }
             continue;
+        }
+        if (lay->ncages) { /* before "solved": a full cage must still make its sum */
+            int step = FN(cages)(lay, s);
+            if (step < 0)
+                return 0;
+            if (step > 0)
+                continue;
         }
         if (FN(is_empty)(s->open)) {
             return 1;

@@ -7,9 +7,10 @@ locked candidates, naked and hidden sets on every box-line intersection (triads)
 branching on the two-candidate cell that sees the most open cells. docs/design.md
 gives each technique's measured effect.
 
-It takes every rule set made only of no-repeat units (boxes of any shape, jigsaw
-regions, extra regions of any size) up to 32x32, and refuses any other constraint by
-name. :func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
+It takes every rule set made of no-repeat units (boxes of any shape, jigsaw
+regions, extra regions of any size) and killer cages (the digit sets that make each
+sum narrow its cells) up to 32x32, and refuses any other constraint by name.
+:func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
 :func:`cpsudoku.solve_many` use: one C call over a whole block of puzzles, without the
 GIL.
 
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
+from cpsudoku.model.constraints import Cage
 from cpsudoku.model.errors import UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -52,8 +54,19 @@ ENDS = 5
 
 @lru_cache(maxsize=64)
 def layout(rules: Rules) -> _native.Layout:
-    """The compiled layout of ``rules`` (its units as bit masks), built once per rule set."""
-    return _native.Layout(rules.n, rules.unit_cells)
+    """The compiled layout of ``rules``, built once per rule set.
+
+    Its units as bit masks; a killer cage is a unit too (its digits differ) and, with a
+    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks).
+    """
+    cages = [c for c in rules.constraints if isinstance(c, Cage)]
+    units = [*rules.unit_cells, *(c.cells for c in cages)]
+    sums = [
+        (c.cells, [sum(1 << (d - 1) for d in combo) for combo in c.combinations(rules.n)])
+        for c in cages
+        if c.total is not None
+    ]
+    return _native.Layout(rules.n, units, sums)
 
 
 def _seconds(time_limit: float | None) -> float:
@@ -67,7 +80,7 @@ class NativeBackend(Backend):
     """The compiled engine (``native``)."""
 
     name = "native"
-    rule_kinds: ClassVar[frozenset[str]] = frozenset()
+    rule_kinds: ClassVar[frozenset[str]] = frozenset({"cage"})
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
