@@ -7,6 +7,7 @@ engine (and so its encoded solver) alive for the whole run.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -14,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,9 +36,28 @@ R = TypeVar("R")
 _worker_options: SolveOptions | None = None
 
 
+#: Garbage-collector thresholds while records stream through: a batch makes millions
+#: of short-lived tuples and strings with no reference cycles among them, and the
+#: default (a young collection every 700 allocations) spent a fifth of a million-line
+#: easy batch finding nothing to free (4.1-4.6 s against 3.4-3.6 s, --jobs 2).
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Collect garbage less often for the duration (see :data:`GC_THRESHOLDS`)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _init_worker(options: SolveOptions, parent: tuple[int, bool]) -> None:
     global _worker_options
     _worker_options = options
+    gc.set_threshold(*GC_THRESHOLDS)  # a worker lives for one run
     # Ctrl-C and SIGTERM are the parent's to handle: it stops dispatching, ends the
     # workers and closes the output. A worker whose parent died ends at once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -119,6 +140,18 @@ def run_chunks(
     jobs = jobs or default_jobs()
     if jobs > max_jobs():
         raise ValueError(f"jobs must be at most {max_jobs()} (4 per core here), got {jobs}")
+    with few_collections():
+        yield from _run_chunks(items, fn, options, jobs, chunk_size, pack)
+
+
+def _run_chunks(
+    items: Iterable[T],
+    fn: Callable[[Sequence[T], SolveOptions], R],
+    options: SolveOptions,
+    jobs: int,
+    chunk_size: int | None,
+    pack: Callable[[list[T]], list[T]] | None,
+) -> Iterator[tuple[list[T], R]]:
     chunker = _Chunker(chunk_size)
     if jobs == 1:
         for chunk in chunker.chunks(items):
