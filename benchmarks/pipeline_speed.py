@@ -1,8 +1,9 @@
-"""Is the whole-array logic pass worth it, per grid size? The pipeline against its engine.
+"""Is the bulk pass worth it, per grid size? The pipeline against its engine.
 
-For each set, one core: ``cpsudoku.solve_many(puzzles, ENGINE)`` with the logic pass
-(the default pipeline: the pass decides what it can, by the plan of
-``cpsudoku.datasets.bulk_logic.pass_plan``, and the engine gets the rest) and with
+For each set, one core: ``cpsudoku.solve_many(puzzles, ENGINE)`` with the bulk pass
+(the default pipeline: the compiled engine over each block where it is built and the
+engine is ``sat`` or ``native``, else the numpy logic pass by the plan of
+``cpsudoku.datasets.bulk_logic.pass_plan``; the engine gets the rest) and with
 ``presolve=False`` (the engine alone), best of ``--repeat`` runs, uniqueness checked.
 Every run is a new process: a live SAT solver keeps what it learned from one run to
 the next, which would favour whichever mode runs second. Prints puzzles/s of both, the
@@ -60,7 +61,7 @@ def rate(puzzles: list[str], engine: str, box: str | None, presolve: bool) -> tu
     results = list(cpsudoku.solve_many(puzzles, engine, box=box, presolve=presolve))
     seconds = time.perf_counter() - start
     assert all(r.status in ("unique", "multiple", "unsolvable") for r in results)
-    return len(puzzles) / seconds, sum(r.backend == "logic" for r in results)
+    return len(puzzles) / seconds, sum(r.backend in ("logic", "native") for r in results)
 
 
 def fresh_rate(
@@ -80,7 +81,7 @@ def fresh_rate(
 def _warm_then_rate(
     puzzles: list[str], engine: str, box: str | None, presolve: bool, plans: dict[int, str]
 ) -> tuple[float, int]:
-    from cpsudoku import presolve as bulk
+    from cpsudoku.datasets import bulk_logic as bulk
 
     bulk.PLANS.update({n: bulk.PassPlan(plan) for n, plan in plans.items()})
     blank = (
