@@ -227,3 +227,34 @@ def test_solve_says_which_rules_it_applied(
     out = capsys.readouterr().out
     assert out.startswith("rules: ")
     assert "cages (killer" in out
+
+
+def test_the_json_schema_describes_every_kind_and_key() -> None:
+    from cpsudoku.model.constraints import KINDS
+
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "puzzle.schema.json").read_text())
+    rules = schema["$defs"]["rules"]
+    listed = {
+        ref["$ref"].rsplit("/", 1)[1]
+        for ref in rules["properties"]["constraints"]["items"]["oneOf"]
+    }
+    assert listed == set(KINDS)
+    for kind in KINDS:
+        assert schema["$defs"][kind]["properties"]["kind"] == {"const": kind}
+    spec = _puzzle(SAMPLE[0]).rules.with_extra().spec()
+    assert set(spec) <= set(rules["properties"])
+    assert set(spec["constraints"][0]) <= set(schema["$defs"]["cage"]["properties"])
+
+
+def test_puzzles_cpsudoku_writes_are_valid_under_the_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "puzzle.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    from conftest import X
+
+    jigsaw = Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]])
+    for rules in (_puzzle(SAMPLE[0]).rules, X, jigsaw, Rules.for_size(9)):
+        validator.validate({"rules": rules.spec(), "puzzle": "." * rules.cells})
+    bad = {"rules": {"size": 9, "box": "3x3", "constraints": [{"kind": "cage"}]}, "puzzle": ""}
+    assert not validator.is_valid(bad)  # a cage without cells
