@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from cpsudoku import Status, parse
 from cpsudoku.cli import main
 from cpsudoku.engines import create_backend, native_built
-from cpsudoku.model.constraints import Cage
 from cpsudoku.model.errors import RulesError, UnsupportedRulesError
 from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.puzzle import Puzzle
@@ -107,18 +106,52 @@ def cage_sets(draw: st.DrawFn) -> list[tuple[tuple[int, ...], int | None]]:
     return cages
 
 
-@settings(max_examples=120, deadline=None)
-@given(cages=cage_sets(), givens=st.integers(0, 3))
+def _related(steps: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pairs of 4x4 cells one of ``steps`` apart, written out here, apart from the model."""
+    return [
+        (a, b) for a in range(16) for b in range(16) if (b // 4 - a // 4, b % 4 - a % 4) in steps
+    ]
+
+
+#: Rule kind -> (related pairs on 4x4, the values they may not hold), by hand.
+RELATIONS = {
+    "anti-knight": (_related([(1, 2), (2, 1), (1, -2), (2, -1)]), lambda a, b: a == b),
+    "anti-king": (_related([(0, 1), (1, 0), (1, 1), (1, -1)]), lambda a, b: a == b),
+    "non-consecutive": (_related([(0, 1), (1, 0)]), lambda a, b: abs(a - b) == 1),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cages=cage_sets(),
+    givens=st.integers(0, 3),
+    relations=st.sets(st.sampled_from(sorted(RELATIONS)), max_size=2),
+)
 def test_every_engine_counts_as_brute_force(
-    cages: list[tuple[tuple[int, ...], int | None]], givens: int
+    cages: list[tuple[tuple[int, ...], int | None]], givens: int, relations: set[str]
 ) -> None:
-    rules = Rules.for_size(4).with_constraints(*(Cage.checked(c, t, 4) for c, t in cages))
+    rules = Rules.from_spec(
+        {
+            "size": 4,
+            "box": "2x2",
+            "constraints": [
+                *({"kind": "cage", "cells": list(c), "sum": t} for c, t in cages),
+                *({"kind": kind} for kind in sorted(relations)),
+            ],
+        }
+    )
     keep = [
         grid
         for grid in GRIDS
         if all(
             len({grid[i] for i in c}) == len(c) and (t is None or sum(grid[i] for i in c) == t)
             for c, t in cages
+        )
+        and all(
+            not clash(grid[a], grid[b])
+            for kind in relations
+            for pairs, clash in [RELATIONS[kind]]
+            for a, b in pairs
         )
     ]
     cells = [0] * 16
@@ -131,11 +164,15 @@ def test_every_engine_counts_as_brute_force(
         "sat",
         "sat:reduced",
         "cpsat",
+        "cpsat:integer",
         "backtrack",
         "backtrack:naive",
         *KILLER_ENGINES[6:],
     ):
         with create_backend(spec) as engine:
+            if type(engine).refusal(rules):
+                assert "non-consecutive" in relations  # the one kind native lacks
+                continue
             assert engine.count(puzzle, limit=300).count == len(keep), spec
 
 
@@ -258,3 +295,17 @@ def test_puzzles_cpsudoku_writes_are_valid_under_the_schema() -> None:
         validator.validate({"rules": rules.spec(), "puzzle": "." * rules.cells})
     bad = {"rules": {"size": 9, "box": "3x3", "constraints": [{"kind": "cage"}]}, "puzzle": ""}
     assert not validator.is_valid(bad)  # a cage without cells
+
+
+def test_pair_rules_are_checked_by_the_verifier_and_refused_by_name() -> None:
+    rules = Rules.from_spec({"size": 4, "box": "2x2", "constraints": [{"kind": "non-consecutive"}]})
+    grid = parse("1234341243212143", Rules.for_size(4)).cells  # 1 beside 2: consecutive
+    problems = solution_problems(Puzzle(rules, (0,) * 16), Puzzle(rules, grid))
+    assert any("non-consecutive" in p for p in problems)
+    with pytest.raises(RulesError, match="takes no 'cells'"):
+        Rules.from_spec(
+            {"size": 4, "box": "2x2", "constraints": [{"kind": "anti-knight", "cells": [0]}]}
+        )
+    if native_built():
+        with pytest.raises(UnsupportedRulesError, match="non-consecutive"):
+            create_backend("native").solve(Puzzle(rules, (0,) * 16))

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.model.constraints import Cage, Constraint
+from cpsudoku.model.constraints import Cage, Constraint, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -169,13 +169,20 @@ def constraint_clauses(
     """Append the clauses of ``constraints`` on ``rules``' grid; return the new top.
 
     Auxiliary variables are numbered from ``top + 1``. Killer cages
-    (:func:`cage_clauses`) are the one kind so far; the engines refuse any kind they
-    lack before encoding, so an unknown one here is a bug.
+    (:func:`cage_clauses`); rules over pairs of cells (anti-knight, anti-king,
+    non-consecutive) as one binary clause per pair of values their cells may not hold.
+    The engines refuse any kind they lack before encoding, so an unknown one here is a
+    bug.
     """
+    n = rules.n
     for c in constraints:
-        if not isinstance(c, Cage):
+        if isinstance(c, Cage):
+            top = cage_clauses(c, rules, top, out)
+        elif isinstance(c, PairRule):  # two clashing values: a binary clause each
+            clashes = c.clashes(n)
+            out.extend((-(i * n + a), -(j * n + b)) for i, j in c.pairs for a, b in clashes)
+        else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
-        top = cage_clauses(c, rules, top, out)
     return top
 
 

@@ -35,7 +35,7 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
-from cpsudoku.model.constraints import Cage
+from cpsudoku.model.constraints import Cage, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -72,6 +72,7 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
             model.add_all_different([cells[i] for i in cage.cells])
             if cage.total is not None:
                 model.add(sum(cells[i] for i in cage.cells) == cage.total)
+        _add_pair_rules_int(model, cells, rules)
     elif kind == "boolean":
         holds = [
             model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
@@ -90,18 +91,41 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
                     sum((d + 1) * holds[i * n + d] for i in cage.cells for d in range(n))
                     == cage.total
                 )
+        for rule in _pair_rules(rules):
+            clashes = rule.clashes(n)
+            for i, j in rule.pairs:
+                for a, b in clashes:
+                    model.add_bool_or([holds[i * n + a - 1].Not(), holds[j * n + b - 1].Not()])
     else:
         raise ValueError(f"unknown CP-SAT model kind {kind!r}; choose from: {', '.join(KINDS)}")
     return model
 
 
 def _cages(rules: Rules) -> list[Cage]:
-    """The rules' killer cages; the engines refuse other kinds before a model is built."""
-    cages = [c for c in rules.constraints if isinstance(c, Cage)]
-    if len(cages) != len(rules.constraints):
-        kinds = sorted({c.kind for c in rules.constraints} - {Cage.kind})
+    """The rules' killer cages (and a check that every other kind has a form here)."""
+    other = [c for c in rules.constraints if not isinstance(c, Cage | PairRule)]
+    if other:
+        kinds = sorted({c.kind for c in other})
         raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
-    return cages
+    return [c for c in rules.constraints if isinstance(c, Cage)]
+
+
+def _pair_rules(rules: Rules) -> list[PairRule]:
+    """The rules over pairs of cells (anti-knight, anti-king, non-consecutive)."""
+    return [c for c in rules.constraints if isinstance(c, PairRule)]
+
+
+def _add_pair_rules_int(
+    model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], rules: Rules
+) -> None:
+    """Related cells: ``!=`` where they only differ, else the value pairs forbidden."""
+    for rule in _pair_rules(rules):
+        clashes = rule.clashes(rules.n)
+        for i, j in rule.pairs:
+            if rule.differ:
+                model.add(cells[i] != cells[j])
+            else:
+                model.add_forbidden_assignments([cells[i], cells[j]], clashes)
 
 
 def given_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
@@ -167,6 +191,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
         model.add_all_different([cells[i] for i in cage.cells])
         if cage.total is not None:
             model.add(sum(cells[i] for i in cage.cells) == cage.total)
+    _add_pair_rules_int(model, cells, g)
     for i, v in enumerate(puzzle.cells):
         if v:
             model.add(cells[i] == v)

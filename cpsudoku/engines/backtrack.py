@@ -42,7 +42,7 @@ class BacktrackBackend(Backend):
     name = "backtrack"
     variants = ("naive",)
     baseline = "backtrack:naive"
-    rule_kinds = frozenset({"cage"})
+    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         super().__init__(variant)

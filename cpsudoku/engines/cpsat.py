@@ -149,7 +149,7 @@ class CpSatBackend(Backend):
     """CP-SAT (OR-Tools): the rules built once per set of rules, tuned for many small solves."""
 
     name = "cpsat"
-    rule_kinds = frozenset({"cage"})
+    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
     variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
     baseline = "cpsat:sample"
     bench_variants = ("cpsat:integer", "cpsat:exclude")

@@ -8,8 +8,9 @@ branching on the two-candidate cell that sees the most open cells. docs/design.m
 gives each technique's measured effect.
 
 It takes every rule set made of no-repeat units (boxes of any shape, jigsaw
-regions, extra regions of any size) and killer cages (the digit sets that make each
-sum narrow its cells) up to 32x32, and refuses any other constraint by name.
+regions, extra regions of any size), killer cages (the digit sets that make each sum
+narrow its cells) and anti-knight and anti-king rules (pairs of cells as units) up to
+32x32, and refuses any other constraint by name.
 :func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
 :func:`cpsudoku.solve_many` use: one C call over a whole block of puzzles, without the
 GIL.
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.constraints import Cage
+from cpsudoku.model.constraints import Cage, PairRule
 from cpsudoku.model.errors import UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -57,10 +58,12 @@ def layout(rules: Rules) -> _native.Layout:
     """The compiled layout of ``rules``, built once per rule set.
 
     Its units as bit masks; a killer cage is a unit too (its digits differ) and, with a
-    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks).
+    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks);
+    each pair of an anti-knight or anti-king rule is a unit of two cells.
     """
     cages = [c for c in rules.constraints if isinstance(c, Cage)]
-    units = [*rules.unit_cells, *(c.cells for c in cages)]
+    pairs = [p for c in rules.constraints if isinstance(c, PairRule) and c.differ for p in c.pairs]
+    units = [*rules.unit_cells, *(c.cells for c in cages), *pairs]
     sums = [
         (c.cells, [sum(1 << (d - 1) for d in combo) for combo in c.combinations(rules.n)])
         for c in cages
@@ -80,7 +83,7 @@ class NativeBackend(Backend):
     """The compiled engine (``native``)."""
 
     name = "native"
-    rule_kinds: ClassVar[frozenset[str]] = frozenset({"cage"})
+    rule_kinds: ClassVar[frozenset[str]] = frozenset({"cage", "anti-knight", "anti-king"})
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:

@@ -225,7 +225,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
-    rule_kinds = frozenset({"cage"})
+    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
     variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
     baseline = "sat:fresh"
     bench_variants = (

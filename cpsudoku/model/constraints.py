@@ -10,7 +10,7 @@ never dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -224,6 +224,179 @@ class Cage(Constraint):
                     return -1
                 changed = 1
         return changed
+
+
+class PairRule(Constraint):
+    """Base of the rules over pairs of cells across the whole grid (anti-knight...).
+
+    A subclass sets :attr:`kind`, :attr:`meaning`, :meth:`pairs_of` (which cells are
+    related) and :meth:`clash` (which two values the related cells may not hold).
+    """
+
+    size: int
+    cells: tuple[int, ...]
+    #: True when the related cells only have to differ (then each pair is a unit of two).
+    differ: ClassVar[bool] = False
+
+    @classmethod
+    def of(cls, size: int) -> PairRule:
+        """The rule on a grid of side ``size``."""
+        return cls(size, tuple(range(size * size)))  # type: ignore[call-arg]
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ...}``: the rule has no parameters."""
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """The rule of ``spec`` (no other key) on a grid of side ``size``."""
+        extra = sorted(set(spec) - {"kind"})
+        if extra:
+            raise RulesError(f"a {cls.kind} rule takes no {extra[0]!r}")
+        return cls.of(size)
+
+    @staticmethod
+    def pairs_of(n: int) -> list[tuple[int, int]]:
+        """The related cells ``(i, j)``, ``i < j``, of an ``n x n`` grid."""
+        raise NotImplementedError
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """True when related cells may not hold ``a`` and ``b``."""
+        raise NotImplementedError
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The related cells of this grid."""
+        return _pairs(self.pairs_of, self.size)
+
+    def clashes(self, n: int) -> list[tuple[int, int]]:
+        """Every pair of values ``(a, b)`` two related cells may not hold."""
+        return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if self.clash(a, b)]
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The first related pair whose values clash."""
+        for i, j in self.pairs:
+            if self.clash(values[i], values[j]):
+                return (
+                    f"{cell_name(i, n)} and {cell_name(j, n)} hold {values[i]} and "
+                    f"{values[j]}: {self.kind}"
+                )
+        return None
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """No two filled related cells clash."""
+        return all(
+            not (values[i] and values[j] and self.clash(values[i], values[j]))
+            for i, j in self.pairs
+        )
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """A filled cell takes the values that clash with it from its open partners.
+
+        Two filled cells that clash are a contradiction.
+        """
+        changed = 0
+        for i, j in self.pairs:
+            if values[i] and values[j]:
+                if self.clash(values[i], values[j]):
+                    return -1
+                continue
+            for placed, other in ((i, j), (j, i)):
+                v = values[placed]
+                if not v or values[other]:
+                    continue
+                drop = sum(1 << (d - 1) for d in range(1, n + 1) if self.clash(v, d))
+                if cand[other] & drop:
+                    cand[other] &= ~drop
+                    if not cand[other]:
+                        return -1
+                    changed = 1
+        return changed
+
+
+@lru_cache(maxsize=64)
+def _pairs(pairs_of: Callable[[int], list[tuple[int, int]]], n: int) -> list[tuple[int, int]]:
+    """A rule's related cells on a grid of side ``n``, worked out once."""
+    return pairs_of(n)
+
+
+def _moves(n: int, steps: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs of cells one of ``steps`` apart (both directions counted once)."""
+    out = set()
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < n and 0 <= cc < n:
+                    a, b = r * n + c, rr * n + cc
+                    out.add((min(a, b), max(a, b)))
+    return sorted(out)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class AntiKnight(PairRule):
+    """Cells a chess knight's move apart hold different values. ``{"kind": "anti-knight"}``."""
+
+    kind: ClassVar[str] = "anti-knight"
+    meaning: ClassVar[str] = "cells a knight's move apart differ"
+    differ: ClassVar[bool] = True
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def pairs_of(n: int) -> list[tuple[int, int]]:
+        """Cells a knight's move apart."""
+        return _moves(n, [(1, 2), (2, 1), (1, -2), (2, -1)])
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Equal values."""
+        return a == b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class AntiKing(PairRule):
+    """Cells a chess king's move apart hold different values. ``{"kind": "anti-king"}``."""
+
+    kind: ClassVar[str] = "anti-king"
+    meaning: ClassVar[str] = "cells a king's move apart (diagonally too) differ"
+    differ: ClassVar[bool] = True
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def pairs_of(n: int) -> list[tuple[int, int]]:
+        """Cells a king's move apart."""
+        return _moves(n, [(0, 1), (1, 0), (1, 1), (1, -1)])
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Equal values."""
+        return a == b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class NonConsecutive(PairRule):
+    """Orthogonal neighbours differ by more than 1. ``{"kind": "non-consecutive"}``."""
+
+    kind: ClassVar[str] = "non-consecutive"
+    meaning: ClassVar[str] = "orthogonal neighbours are not consecutive"
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def pairs_of(n: int) -> list[tuple[int, int]]:
+        """Orthogonal neighbours."""
+        return _moves(n, [(0, 1), (1, 0)])
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Values one apart."""
+        return abs(a - b) == 1
 
 
 @lru_cache(maxsize=4096)
