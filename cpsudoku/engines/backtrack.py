@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from cpsudoku.engines.base import Backend, Search
+from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.candidates import Layout, layout, place, singles, start
 from cpsudoku.model.constraints import Constraint
 from cpsudoku.model.puzzle import Puzzle
@@ -42,7 +42,7 @@ class BacktrackBackend(Backend):
     name = "backtrack"
     variants = ("naive",)
     baseline = "backtrack:naive"
-    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
+    rule_kinds = GENERAL_KINDS
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         super().__init__(variant)

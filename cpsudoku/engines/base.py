@@ -52,6 +52,26 @@ class Search:
     answered_by: str | None = None
 
 
+#: The constraint kinds the general engines (sat, cpsat, the oracle) take: every kind
+#: :mod:`cpsudoku.model.constraints` defines, each encoded by both encoders and checked
+#: by the oracle.
+GENERAL_KINDS = frozenset(
+    {
+        "cage",
+        "anti-knight",
+        "anti-king",
+        "non-consecutive",
+        "thermometer",
+        "whisper",
+        "palindrome",
+        "kropki-white",
+        "kropki-black",
+        "x",
+        "v",
+    }
+)
+
+
 class Backend(ABC):
     """Base class of the engines.
 

@@ -57,7 +57,7 @@ from cpsudoku.encode.cpsat import (
     sample_model,
     set_domains,
 )
-from cpsudoku.engines.base import Backend, Search
+from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -149,7 +149,7 @@ class CpSatBackend(Backend):
     """CP-SAT (OR-Tools): the rules built once per set of rules, tuned for many small solves."""
 
     name = "cpsat"
-    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
+    rule_kinds = GENERAL_KINDS
     variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
     baseline = "cpsat:sample"
     bench_variants = ("cpsat:integer", "cpsat:exclude")

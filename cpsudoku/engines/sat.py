@@ -94,7 +94,7 @@ from cpsudoku.encode.cnf import (
     reduced,
     rule_clauses,
 )
-from cpsudoku.engines.base import Backend, Search
+from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -225,7 +225,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
-    rule_kinds = frozenset({"cage", "anti-knight", "anti-king", "non-consecutive"})
+    rule_kinds = GENERAL_KINDS
     variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
     baseline = "sat:fresh"
     bench_variants = (

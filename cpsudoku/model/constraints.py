@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any, ClassVar
 
 from cpsudoku.model.errors import RulesError
@@ -306,7 +306,12 @@ class PairRule(Constraint):
                 v = values[placed]
                 if not v or values[other]:
                     continue
-                drop = sum(1 << (d - 1) for d in range(1, n + 1) if self.clash(v, d))
+                # The pair is ordered (a thermometer's bulb first): keep the order.
+                drop = sum(
+                    1 << (d - 1)
+                    for d in range(1, n + 1)
+                    if (self.clash(v, d) if placed == i else self.clash(d, v))
+                )
                 if cand[other] & drop:
                     cand[other] &= ~drop
                     if not cand[other]:
@@ -397,6 +402,171 @@ class NonConsecutive(PairRule):
     def clash(a: int, b: int) -> bool:
         """Values one apart."""
         return abs(a - b) == 1
+
+
+class MarkRule(PairRule):
+    """Base of the rules drawn on given cells: lines (in order) and dots (two cells).
+
+    JSON: ``{"kind": ..., "cells": ["r1c1", "r1c2", ...]}``. A subclass sets how its
+    cells pair up (:meth:`pairs_on`), :meth:`clash` and how many cells it takes.
+    """
+
+    #: The fewest and the most cells the mark takes.
+    least: ClassVar[int] = 2
+    most: ClassVar[int | None] = None
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ..., "cells": [...]}`` (cells as indices)."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """The mark of ``spec``: cells on the grid, distinct, as many as it takes."""
+        extra = sorted(set(spec) - {"kind", "cells"})
+        if extra:
+            raise RulesError(f"a {cls.kind} takes no {extra[0]!r}")
+        cells = tuple(
+            cell_index(c, size) for c in as_list(spec.get("cells"), f"a {cls.kind}'s cells")
+        )
+        if len(cells) < cls.least or (cls.most is not None and len(cells) > cls.most):
+            wanted = f"{cls.least}" if cls.most == cls.least else f"at least {cls.least}"
+            raise RulesError(f"a {cls.kind} takes {wanted} cells, not {len(cells)}")
+        if len(set(cells)) != len(cells):
+            raise RulesError(f"a {cls.kind} lists a cell twice")
+        return cls(size, cells)  # type: ignore[call-arg]
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Its pairs of cells, ordered as :meth:`clash` reads them."""
+        return self.pairs_on(self.cells)
+
+    @staticmethod
+    def pairs_on(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+        """Neighbours along the line (a dot: its two cells)."""
+        return list(pairwise(cells))
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Thermometer(MarkRule):
+    """Values strictly increase along the line, from its bulb (the first cell)."""
+
+    kind: ClassVar[str] = "thermometer"
+    meaning: ClassVar[str] = "values increase from the bulb"
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Not increasing."""
+        return a >= b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Whisper(MarkRule):
+    """Neighbours along the line differ by at least half the grid's side, rounded up.
+
+    5 on 9x9 (German whispers), 2 on 4x4, 3 on 6x6, 8 on 16x16.
+    """
+
+    kind: ClassVar[str] = "whisper"
+    meaning: ClassVar[str] = "neighbours on the line differ by at least ceil(n/2)"
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:  # type: ignore[override]
+        """Closer than ceil(n/2)."""
+        return abs(a - b) < (self.size + 1) // 2
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Palindrome(MarkRule):
+    """The line reads the same from both ends."""
+
+    kind: ClassVar[str] = "palindrome"
+    meaning: ClassVar[str] = "the line reads the same both ways"
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def pairs_on(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+        """Cells at the same distance from either end."""
+        return [(cells[k], cells[-1 - k]) for k in range(len(cells) // 2)]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Different values."""
+        return a != b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class KropkiWhite(MarkRule):
+    """A white dot: its two cells hold consecutive values."""
+
+    kind: ClassVar[str] = "kropki-white"
+    meaning: ClassVar[str] = "the two cells differ by 1"
+    most: ClassVar[int | None] = 2
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Not consecutive."""
+        return abs(a - b) != 1
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class KropkiBlack(MarkRule):
+    """A black dot: one of its two cells holds twice the other's value."""
+
+    kind: ClassVar[str] = "kropki-black"
+    meaning: ClassVar[str] = "one cell is twice the other"
+    most: ClassVar[int | None] = 2
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Neither is twice the other."""
+        return a != 2 * b and b != 2 * a
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class XMark(MarkRule):
+    """An X between two cells: their values add up to 10."""
+
+    kind: ClassVar[str] = "x"
+    meaning: ClassVar[str] = "the two cells add up to 10"
+    most: ClassVar[int | None] = 2
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Another sum."""
+        return a + b != 10
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class VMark(MarkRule):
+    """A V between two cells: their values add up to 5."""
+
+    kind: ClassVar[str] = "v"
+    meaning: ClassVar[str] = "the two cells add up to 5"
+    most: ClassVar[int | None] = 2
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def clash(a: int, b: int) -> bool:
+        """Another sum."""
+        return a + b != 5
 
 
 @lru_cache(maxsize=4096)
