@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cpsudoku import Status, parse
 from cpsudoku.cli import main
 from cpsudoku.engines import create_backend, native_built
-from cpsudoku.model.errors import RulesError, UnsupportedRulesError
+from cpsudoku.model.errors import PuzzleError, RulesError, UnsupportedRulesError
 from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -167,18 +167,37 @@ def mark_sets(draw: st.DrawFn) -> list[tuple[str, tuple[int, ...]]]:
     return marks
 
 
+@st.composite
+def narrowed_cells(draw: st.DrawFn) -> list[tuple[str, tuple[int, ...], tuple[str, ...]]]:
+    """Random even and odd cells, and given candidates, on a 4x4 grid."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    out = []
+    for kind in rng.sample(["even", "odd", "candidates"], rng.randint(0, 3)):
+        cells = tuple(rng.sample(range(16), rng.randint(1, 4)))
+        values = tuple("".join(sorted(rng.sample("1234", rng.randint(1, 3)))) for _ in cells)
+        out.append((kind, cells, values if kind == "candidates" else ()))
+    return out
+
+
+def _narrowed_ok(kind: str, value: int, allowed: str) -> bool:
+    """A cell's value under an even, odd or candidates rule, written out here."""
+    return {"even": value % 2 == 0, "odd": value % 2 == 1}.get(kind, str(value) in allowed)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     cages=cage_sets(),
     givens=st.integers(0, 3),
     relations=st.sets(st.sampled_from(sorted(RELATIONS)), max_size=2),
     marks=mark_sets(),
+    narrowed=narrowed_cells(),
 )
 def test_every_engine_counts_as_brute_force(
     cages: list[tuple[tuple[int, ...], int | None]],
     givens: int,
     relations: set[str],
     marks: list[tuple[str, tuple[int, ...]]],
+    narrowed: list[tuple[str, tuple[int, ...], tuple[str, ...]]],
 ) -> None:
     rules = Rules.from_spec(
         {
@@ -188,6 +207,10 @@ def test_every_engine_counts_as_brute_force(
                 *({"kind": "cage", "cells": list(c), "sum": t} for c, t in cages),
                 *({"kind": kind} for kind in sorted(relations)),
                 *({"kind": kind, "cells": list(cells)} for kind, cells in marks),
+                *(
+                    {"kind": kind, "cells": list(cells), **({"values": list(v)} if v else {})}
+                    for kind, cells, v in narrowed
+                ),
             ],
         }
     )
@@ -205,6 +228,11 @@ def test_every_engine_counts_as_brute_force(
             for a, b in pairs
         )
         and all(_line_ok(kind, [grid[i] for i in cells]) for kind, cells in marks)
+        and all(
+            _narrowed_ok(kind, grid[i], v[k] if v else "")
+            for kind, cells, v in narrowed
+            for k, i in enumerate(cells)
+        )
     ]
     cells = [0] * 16
     if keep and givens:
@@ -368,3 +396,21 @@ def test_the_general_engines_take_every_kind_the_model_defines() -> None:
     from cpsudoku.model.constraints import KINDS
 
     assert set(KINDS) == GENERAL_KINDS
+
+
+def test_a_sukaku_line_is_read_as_given_candidates() -> None:
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    text = "".join(
+        "123456789" if ch == "." else "".join(ch if str(d) == ch else "." for d in range(1, 10))
+        for ch in line
+    )
+    puzzle = parse(text)
+    assert [c.kind for c in puzzle.rules.constraints] == ["candidates"]
+    classic = create_backend("sat").solve(parse(line))
+    for spec in ["sat", "cpsat", "backtrack", *KILLER_ENGINES[6:]]:
+        r = create_backend(spec).solve(puzzle)
+        assert r.status is Status.UNIQUE
+        assert r.solution is not None
+        assert r.solution.cells == classic.solution.cells  # type: ignore[union-attr]
+    with pytest.raises(PuzzleError, match="no candidate"):
+        parse("." * 9 + text[9:])

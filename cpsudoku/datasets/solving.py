@@ -58,7 +58,8 @@ def _native_pass(options: SolveOptions, rules: Rules) -> bool:
         return False
     from cpsudoku.engines import native
 
-    return native.NativeBackend.refusal(rules) is None
+    # The bulk call takes no per-cell masks: such rules go record by record.
+    return native.NativeBackend.refusal(rules) is None and native.allowed_masks(rules) is None
 
 
 def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False) -> Result:

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.model.constraints import Cage, Constraint, PairRule
+from cpsudoku.model.constraints import Cage, CellValues, Constraint, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -181,6 +181,13 @@ def constraint_clauses(
         elif isinstance(c, PairRule):  # two clashing values: a binary clause each
             clashes = c.clashes(n)
             out.extend((-(i * n + a), -(j * n + b)) for i, j in c.pairs for a, b in clashes)
+        elif isinstance(c, CellValues):  # a value a cell may not hold: a unit clause
+            out.extend(
+                (-(i * n + d),)
+                for i, mask in c.masks()
+                for d in range(1, n + 1)
+                if not mask >> (d - 1) & 1
+            )
         else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
     return top

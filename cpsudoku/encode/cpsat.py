@@ -35,7 +35,7 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
-from cpsudoku.model.constraints import Cage, PairRule
+from cpsudoku.model.constraints import Cage, CellValues, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -91,6 +91,12 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
                     sum((d + 1) * holds[i * n + d] for i in cage.cells for d in range(n))
                     == cage.total
                 )
+        for values in rules.constraints:
+            if isinstance(values, CellValues):
+                for i, mask in values.masks():
+                    for d in range(n):
+                        if not mask >> d & 1:
+                            model.add(holds[i * n + d] == 0)
         for rule in _pair_rules(rules):
             clashes = rule.clashes(n)
             for i, j in rule.pairs:
@@ -103,7 +109,7 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
 
 def _cages(rules: Rules) -> list[Cage]:
     """The rules' killer cages (and a check that every other kind has a form here)."""
-    other = [c for c in rules.constraints if not isinstance(c, Cage | PairRule)]
+    other = [c for c in rules.constraints if not isinstance(c, Cage | PairRule | CellValues)]
     if other:
         kinds = sorted({c.kind for c in other})
         raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
@@ -118,7 +124,16 @@ def _pair_rules(rules: Rules) -> list[PairRule]:
 def _add_pair_rules_int(
     model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], rules: Rules
 ) -> None:
-    """Related cells: ``!=`` where they only differ, else the value pairs forbidden."""
+    """The integer model's pair rules and allowed values.
+
+    Related cells: ``!=`` where they only differ, else the value pairs forbidden; cells
+    with allowed values (parity, given candidates): those values only.
+    """
+    for rule in rules.constraints:
+        if isinstance(rule, CellValues):
+            for i, mask in rule.masks():
+                values = [d for d in range(1, rules.n + 1) if mask >> (d - 1) & 1]
+                model.add_allowed_assignments([cells[i]], [(v,) for v in values])
     for rule in _pair_rules(rules):
         clashes = rule.clashes(rules.n)
         for i, j in rule.pairs:

@@ -68,6 +68,9 @@ GENERAL_KINDS = frozenset(
         "kropki-black",
         "x",
         "v",
+        "even",
+        "odd",
+        "candidates",
     }
 )
 

@@ -9,7 +9,8 @@ gives each technique's measured effect.
 
 It takes every rule set made of no-repeat units (boxes of any shape, jigsaw
 regions, extra regions of any size), killer cages (the digit sets that make each sum
-narrow its cells) and anti-knight and anti-king rules (pairs of cells as units) up to
+narrow its cells), anti-knight and anti-king rules (pairs of cells as units), and
+allowed values (even, odd, given candidates: masks the search starts from) up to
 32x32, and refuses any other constraint by name.
 :func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
 :func:`cpsudoku.solve_many` use: one C call over a whole block of puzzles, without the
@@ -26,13 +27,14 @@ another digit was left to try; the last one left is forced, not guessed).
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.constraints import Cage, PairRule
+from cpsudoku.model.constraints import Cage, CellValues, PairRule
 from cpsudoku.model.errors import UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -72,6 +74,23 @@ def layout(rules: Rules) -> _native.Layout:
     return _native.Layout(rules.n, units, sums)
 
 
+@lru_cache(maxsize=64)
+def allowed_masks(rules: Rules) -> bytes | None:
+    """Each cell's allowed values (parity, given candidates) as uint32 masks, or None.
+
+    The search narrows every cell to its mask before the givens go in; the bulk entry
+    point takes no masks, so the batch sends such rules down the per-record path.
+    """
+    narrowing = [c for c in rules.constraints if isinstance(c, CellValues)]
+    if not narrowing:
+        return None
+    masks = [(1 << rules.n) - 1] * rules.cells
+    for rule in narrowing:
+        for i, mask in rule.masks():
+            masks[i] &= mask
+    return array("I", masks).tobytes()
+
+
 def _seconds(time_limit: float | None) -> float:
     """A time limit as the C side takes it: negative for none, at least a nanosecond."""
     if time_limit is None or math.isinf(time_limit):
@@ -83,7 +102,9 @@ class NativeBackend(Backend):
     """The compiled engine (``native``)."""
 
     name = "native"
-    rule_kinds: ClassVar[frozenset[str]] = frozenset({"cage", "anti-knight", "anti-king"})
+    rule_kinds: ClassVar[frozenset[str]] = frozenset(
+        {"cage", "anti-knight", "anti-king", "even", "odd", "candidates"}
+    )
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
@@ -106,7 +127,7 @@ class NativeBackend(Backend):
         """Find up to ``limit`` solutions in one C call (Ctrl-C interrupts it)."""
         rules = puzzle.rules
         status, count, grids, nodes, guesses = layout(rules).solve(
-            bytes(puzzle.cells), limit, _seconds(time_limit)
+            bytes(puzzle.cells), limit, _seconds(time_limit), allowed=allowed_masks(rules)
         )
         cells = rules.cells
         return Search(

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Union
 
+from cpsudoku.model.constraints import Candidates
 from cpsudoku.model.errors import (
     BoxShapeError,
     PuzzleError,
@@ -156,6 +157,8 @@ def _parse_text(text: str, geom: Rules | None, symbols: str | None = None) -> Pu
             f"input of {len(text):,} characters is too large (at most {MAX_TEXT:,})"
         )
     stripped = text.strip()
+    if len(stripped) == 729 and (sukaku := _sukaku(stripped, geom)) is not None:
+        return sukaku
     if stripped.startswith("["):
         return _parse_sequence(_list_literal(stripped), geom, symbols)
     if stripped.startswith("{"):
@@ -200,6 +203,33 @@ def zero_may_be_a_digit(line: str) -> bool:
     empty (the default) solves another puzzle.
     """
     return len(line) == 256 and "0" in line and not any(c in line for c in "._-*")
+
+
+def _sukaku(text: str, geom: Rules | None) -> Puzzle | None:
+    """A 9x9 puzzle given as candidates (Sukaku): 729 characters, nine per cell.
+
+    Cell after cell, each digit in its place (``1`` first) or ``.``/``0`` where it is
+    not a candidate, as Sukaku files write them. None when the text is not that form
+    (a 27x27 one-line puzzle has 729 symbols too, but not digits in their places).
+
+    Raises:
+        PuzzleError: a cell left without any candidate.
+    """
+    if geom is not None and geom.n != 9:
+        return None
+    if any(ch not in ".0" and ch != "123456789"[k % 9] for k, ch in enumerate(text)):
+        return None
+    masks = [sum(1 << d for d in range(9) if text[9 * i + d] not in ".0") for i in range(81)]
+    if 0 in masks:
+        i = masks.index(0)
+        raise PuzzleError(f"r{i // 9 + 1}c{i % 9 + 1} has no candidate in the Sukaku form")
+    narrowed = [i for i in range(81) if masks[i] != 0x1FF]
+    rules = geom or Rules.for_size(9)
+    if narrowed:
+        rules = rules.with_constraints(
+            Candidates(9, tuple(narrowed), tuple(masks[i] for i in narrowed))
+        )
+    return Puzzle(rules, (0,) * 81)
 
 
 def _parse_text_object(text: str, geom: Rules | None, symbols: str | None) -> Puzzle:
