@@ -109,6 +109,13 @@ def cell_index(value: object, n: int) -> int:
     return value
 
 
+def only_keys(spec: Mapping[str, Any], kind: str, *keys: str) -> None:
+    """Raise RulesError naming the first key of ``spec`` a ``kind`` rule does not take."""
+    extra = sorted(set(spec) - {"kind", *keys})
+    if extra:
+        raise RulesError(f"a {kind} rule takes no {extra[0]!r}")
+
+
 def as_list(value: object, what: str) -> list[Any]:
     """``value`` as a list, or RulesError naming ``what`` it should have been."""
     if not isinstance(value, list | tuple):
@@ -145,6 +152,7 @@ class Cage(Constraint):
             RulesError: no cells, a cell off the grid or listed twice, more cells than
                 digits, or a sum no set of that many different digits makes.
         """
+        only_keys(spec, cls.kind, "cells", "sum")
         cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), "a cage's cells"))
         total = spec.get("sum")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
@@ -250,9 +258,7 @@ class PairRule(Constraint):
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
         """The rule of ``spec`` (no other key) on a grid of side ``size``."""
-        extra = sorted(set(spec) - {"kind"})
-        if extra:
-            raise RulesError(f"a {cls.kind} rule takes no {extra[0]!r}")
+        only_keys(spec, cls.kind)
         return cls.of(size)
 
     @staticmethod
@@ -422,9 +428,7 @@ class MarkRule(PairRule):
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
         """The mark of ``spec``: cells on the grid, distinct, as many as it takes."""
-        extra = sorted(set(spec) - {"kind", "cells"})
-        if extra:
-            raise RulesError(f"a {cls.kind} takes no {extra[0]!r}")
+        only_keys(spec, cls.kind, "cells")
         cells = tuple(
             cell_index(c, size) for c in as_list(spec.get("cells"), f"a {cls.kind}'s cells")
         )
@@ -629,9 +633,7 @@ class _Parity(CellValues):
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> Constraint:
         """Cells on the grid, none twice."""
-        extra = sorted(set(spec) - {"kind", "cells"})
-        if extra:
-            raise RulesError(f"a {cls.kind} rule takes no {extra[0]!r}")
+        only_keys(spec, cls.kind, "cells")
         cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), f"{cls.kind} cells"))
         if not cells or len(set(cells)) != len(cells):
             raise RulesError(f"{cls.kind} cells: none, or one listed twice")
@@ -696,9 +698,7 @@ class Candidates(CellValues):
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> Constraint:
         """Cells on the grid, none twice, each with at least one candidate of 1..n."""
         symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:size]
-        extra = sorted(set(spec) - {"kind", "cells", "values"})
-        if extra:
-            raise RulesError(f"a candidates rule takes no {extra[0]!r}")
+        only_keys(spec, cls.kind, "cells", "values")
         cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), "candidate cells"))
         texts = as_list(spec.get("values"), "candidate values")
         if len(texts) != len(cells) or len(set(cells)) != len(cells):
