@@ -130,6 +130,8 @@ def _line_ok(kind: str, values: list[int]) -> bool:
         return all(abs(a - b) >= 2 for a, b in pairs)
     if kind == "palindrome":
         return values == values[::-1]
+    if kind == "renban":
+        return len(set(values)) == len(values) and max(values) - min(values) == len(values) - 1
     a, b = values
     return {
         "kropki-white": abs(a - b) == 1,
@@ -146,7 +148,16 @@ def mark_sets(draw: st.DrawFn) -> list[tuple[str, tuple[int, ...]]]:
     marks = []
     for _ in range(draw(st.integers(0, 3))):
         kind = rng.choice(
-            ["thermometer", "whisper", "palindrome", "kropki-white", "kropki-black", "x", "v"]
+            [
+                "thermometer",
+                "whisper",
+                "palindrome",
+                "kropki-white",
+                "kropki-black",
+                "x",
+                "v",
+                "renban",
+            ]
         )
         cell = rng.randrange(16)
         cells = [cell]

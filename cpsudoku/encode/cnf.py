@@ -212,7 +212,7 @@ def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause]) -> int:
     if any(j not in peers[i] for a, i in enumerate(cells) for j in cells[a + 1 :]):
         for d in range(1, n + 1):
             _pairwise(tuple(i * n + d for i in cells), top, out)
-    if cage.total is None:
+    if not cage.restricts:
         return top
     combos = cage.combinations(n)
     digits = set().union(*combos)

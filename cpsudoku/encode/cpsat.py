@@ -35,7 +35,7 @@ from typing import Literal, get_args
 
 from ortools.sat.python import cp_model
 
-from cpsudoku.model.constraints import Cage, CellValues, PairRule
+from cpsudoku.model.constraints import Cage, CellValues, PairRule, Renban
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -70,8 +70,7 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
             model.add_all_different([cells[i] for i in unit])
         for cage in _cages(rules):
             model.add_all_different([cells[i] for i in cage.cells])
-            if cage.total is not None:
-                model.add(sum(cells[i] for i in cage.cells) == cage.total)
+            _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
         _add_pair_rules_int(model, cells, rules)
     elif kind == "boolean":
         holds = [
@@ -86,7 +85,15 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         for cage in _cages(rules):
             for d in range(n):
                 model.add_at_most_one([holds[i * n + d] for i in cage.cells])
-            if cage.total is not None:
+            if isinstance(cage, Renban):  # one run chosen; each digit of it in the line
+                runs = [model.new_bool_var("") for _ in cage.combinations(n)]
+                model.add_exactly_one(runs)
+                for run, digits in zip(runs, cage.combinations(n), strict=True):
+                    for d in digits:
+                        model.add_bool_or(
+                            [holds[i * n + d - 1] for i in cage.cells]
+                        ).only_enforce_if(run)
+            elif cage.total is not None:
                 model.add(
                     sum((d + 1) * holds[i * n + d] for i in cage.cells for d in range(n))
                     == cage.total
@@ -114,6 +121,19 @@ def _cages(rules: Rules) -> list[Cage]:
         kinds = sorted({c.kind for c in other})
         raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
     return [c for c in rules.constraints if isinstance(c, Cage)]
+
+
+def _add_digit_sets_int(
+    model: cp_model.CpModel, cells: list[cp_model.IntVar], cage: Cage, n: int
+) -> None:
+    """A cage's sum, or a renban's run (its largest less its smallest), on integer cells."""
+    if isinstance(cage, Renban):
+        high, low = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+        model.add_max_equality(high, cells)
+        model.add_min_equality(low, cells)
+        model.add(high - low == len(cells) - 1)
+    elif cage.total is not None:
+        model.add(sum(cells) == cage.total)
 
 
 def _pair_rules(rules: Rules) -> list[PairRule]:
@@ -204,8 +224,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
         model.add_all_different([cells[i] for i in unit])
     for cage in _cages(g):  # the killer sample: AllDifferent and a linear sum per cage
         model.add_all_different([cells[i] for i in cage.cells])
-        if cage.total is not None:
-            model.add(sum(cells[i] for i in cage.cells) == cage.total)
+        _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
     _add_pair_rules_int(model, cells, g)
     for i, v in enumerate(puzzle.cells):
         if v:

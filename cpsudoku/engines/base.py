@@ -58,6 +58,7 @@ class Search:
 GENERAL_KINDS = frozenset(
     {
         "cage",
+        "renban",
         "anti-knight",
         "anti-king",
         "non-consecutive",

@@ -69,7 +69,7 @@ def layout(rules: Rules) -> _native.Layout:
     sums = [
         (c.cells, [sum(1 << (d - 1) for d in combo) for combo in c.combinations(rules.n)])
         for c in cages
-        if c.total is not None
+        if c.restricts
     ]
     return _native.Layout(rules.n, units, sums)
 
@@ -103,7 +103,7 @@ class NativeBackend(Backend):
 
     name = "native"
     rule_kinds: ClassVar[frozenset[str]] = frozenset(
-        {"cage", "anti-knight", "anti-king", "even", "odd", "candidates"}
+        {"cage", "renban", "anti-knight", "anti-king", "even", "odd", "candidates"}
     )
 
     @classmethod

@@ -185,6 +185,11 @@ class Cage(Constraint):
         """The sets of digits the cage can hold (ascending), for digits 1..n."""
         return _digit_sets(n, len(self.cells), self.total)
 
+    @property
+    def restricts(self) -> bool:
+        """True when not every set of different digits will do (a sum, a renban)."""
+        return self.total is not None
+
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """Repeated digits, or the wrong sum, in the cage."""
         digits = [values[i] for i in self.cells]
@@ -232,6 +237,58 @@ class Cage(Constraint):
                     return -1
                 changed = 1
         return changed
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Renban(Cage):
+    """A renban line: its cells hold different digits that form a run (1-2-3, 5-6-7...).
+
+    A cage whose digit sets are the runs of its length. JSON:
+    ``{"kind": "renban", "cells": ["r1c1", "r1c2", "r1c3"]}``.
+    """
+
+    kind: ClassVar[str] = "renban"
+    meaning: ClassVar[str] = "different digits forming a run, in any order"
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "renban", "cells": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Renban:
+        """A renban line: cells on the grid, distinct, at most n of them."""
+        only_keys(spec, cls.kind, "cells")
+        cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), "renban cells"))
+        cage = Cage.checked(cells, None, size)
+        return cls(cage.cells)
+
+    def combinations(self, n: int) -> list[tuple[int, ...]]:
+        """The runs of as many digits as the line has cells."""
+        k = len(self.cells)
+        return [tuple(range(start, start + k)) for start in range(1, n - k + 2)]
+
+    @property
+    def restricts(self) -> bool:
+        """Always: only runs will do."""
+        return True
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """Repeated digits, or digits that are not a run."""
+        digits = [values[i] for i in self.cells]
+        where = f"the renban at {cell_name(self.cells[0], n)}"
+        if len(set(digits)) != len(digits):
+            return f"{where} repeats a digit"
+        if max(digits) - min(digits) != len(digits) - 1:
+            return f"{where} holds {sorted(digits)}, not a run"
+        return None
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Placed digits differ and still fit in a run of the line's length."""
+        placed = [values[i] for i in self.cells if values[i]]
+        if len(set(placed)) != len(placed):
+            return False
+        return not placed or max(placed) - min(placed) <= len(self.cells) - 1
 
 
 class PairRule(Constraint):
