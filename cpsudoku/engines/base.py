@@ -112,6 +112,8 @@ class Backend(ABC):
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
         """Why this engine cannot take ``rules`` (the kinds it lacks, by name), or None."""
+        if not rules.constraints:  # the common case, on every solve: nothing to look at
+            return None
         missing = sorted({c.kind for c in rules.constraints} - cls.rule_kinds)
         if not missing:
             return None
@@ -119,7 +121,7 @@ class Backend(ABC):
 
     def _refuse_unsupported(self, puzzle: Puzzle) -> None:
         """Raise UnsupportedRulesError when the puzzle has rules this engine lacks."""
-        if puzzle.rules.constraints and (why := self.refusal(puzzle.rules)):
+        if why := self.refusal(puzzle.rules):
             raise UnsupportedRulesError(why)
 
     @property

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, ClassVar
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.constraints import Cage, CellValues, PairRule
-from cpsudoku.model.errors import UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -112,11 +111,6 @@ class NativeBackend(Backend):
         if rules.n > MAX_SIDE:
             return f"engine 'native' takes grids up to {MAX_SIDE}x{MAX_SIDE}, not {rules}"
         return super().refusal(rules)
-
-    def _refuse_unsupported(self, puzzle: Puzzle) -> None:
-        # The side matters here, not only the constraint kinds as for the other engines.
-        if why := self.refusal(puzzle.rules):
-            raise UnsupportedRulesError(why)
 
     @property
     def clash_safe(self) -> bool:
