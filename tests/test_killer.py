@@ -289,7 +289,7 @@ def test_cages_are_checked_when_the_rules_are_made() -> None:
         ({"kind": "cage", "cells": ["r10c1"], "sum": 3}, "not a cell"),
         ({"kind": "cage", "cells": list(range(10)), "sum": 45}, "cannot all differ"),
         ({"kind": "cage", "cells": ["r1c1"], "sum": "x"}, "whole number"),
-        ({"kind": "arrow", "cells": ["r1c1"]}, "unknown constraint kind 'arrow'"),
+        ({"kind": "zipper", "cells": ["r1c1"]}, "unknown constraint kind 'zipper'"),
     ]:
         with pytest.raises(RulesError, match=message):
             Rules.from_spec({"size": 9, "box": "3x3", "constraints": [spec]})

@@ -37,9 +37,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from cpsudoku.encode.sum_clauses import linear_clauses, sandwich_clauses
 from cpsudoku.model.constraints import Cage, CellValues, Constraint, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.sums import LinearSum, Sandwich
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -170,7 +172,9 @@ def constraint_clauses(
 
     Auxiliary variables are numbered from ``top + 1``. Killer cages
     (:func:`cage_clauses`); rules over pairs of cells (anti-knight, anti-king,
-    non-consecutive) as one binary clause per pair of values their cells may not hold.
+    non-consecutive, lines, dots, negative rules) as one binary clause per pair of
+    values their cells may not hold; sums with repeats and sandwiches as in
+    :mod:`cpsudoku.encode.sum_clauses`.
     The engines refuse any kind they lack before encoding, so an unknown one here is a
     bug.
     """
@@ -188,6 +192,10 @@ def constraint_clauses(
                 for d in range(1, n + 1)
                 if not mask >> (d - 1) & 1
             )
+        elif isinstance(c, LinearSum):
+            top = linear_clauses(c, n, top, out)
+        elif isinstance(c, Sandwich):
+            top = sandwich_clauses(c, n, top, out)
         else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
     return top

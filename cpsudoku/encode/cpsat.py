@@ -31,13 +31,14 @@ four per given. Nothing else in the model depends on the puzzle.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from ortools.sat.python import cp_model
 
 from cpsudoku.model.constraints import Cage, CellValues, PairRule, Renban
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.sums import LinearSum, Sandwich
 
 #: The two model kinds (see the module docstring).
 ModelKind = Literal["integer", "boolean"]
@@ -72,6 +73,7 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
             model.add_all_different([cells[i] for i in cage.cells])
             _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
         _add_pair_rules_int(model, cells, rules)
+        _add_sums(model, cells, rules, None)
     elif kind == "boolean":
         holds = [
             model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
@@ -109,6 +111,9 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
             for i, j in rule.pairs:
                 for a, b in clashes:
                     model.add_bool_or([holds[i * n + a - 1].Not(), holds[j * n + b - 1].Not()])
+        if any(isinstance(c, LinearSum | Sandwich) for c in rules.constraints):
+            exprs = [sum((d + 1) * holds[i * n + d] for d in range(n)) for i in range(rules.cells)]
+            _add_sums(model, exprs, rules, holds)
     else:
         raise ValueError(f"unknown CP-SAT model kind {kind!r}; choose from: {', '.join(KINDS)}")
     return model
@@ -116,7 +121,8 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
 
 def _cages(rules: Rules) -> list[Cage]:
     """The rules' killer cages (and a check that every other kind has a form here)."""
-    other = [c for c in rules.constraints if not isinstance(c, Cage | PairRule | CellValues)]
+    known = Cage | PairRule | CellValues | LinearSum | Sandwich
+    other = [c for c in rules.constraints if not isinstance(c, known)]
     if other:
         kinds = sorted({c.kind for c in other})
         raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
@@ -134,6 +140,49 @@ def _add_digit_sets_int(
         model.add(high - low == len(cells) - 1)
     elif cage.total is not None:
         model.add(sum(cells) == cage.total)
+
+
+def _add_sums(
+    model: cp_model.CpModel,
+    values: Sequence[Any],
+    rules: Rules,
+    holds: Sequence[cp_model.IntVar] | None,
+) -> None:
+    """Sums with repeats (little killers, arrows) and sandwiches, on either model.
+
+    ``values[i]`` is cell ``i``'s value as a linear expression (the integer variable,
+    or the one-hot sum). A sandwich has, for each placement of its 1 and n, the sum of
+    the cells between enforced by that placement: the literals "cell holds 1" and
+    "cell holds n" are the one-hot variables, or made for the integer model.
+    """
+    n = rules.n
+    flags: dict[tuple[int, int], Any] = {}
+
+    def holds_value(i: int, v: int) -> Any:
+        if holds is not None:
+            return holds[i * n + v - 1]
+        if (i, v) not in flags:
+            flag = model.new_bool_var("")
+            model.add(values[i] == v).only_enforce_if(flag)
+            model.add(values[i] != v).only_enforce_if(flag.Not())
+            flags[i, v] = flag
+        return flags[i, v]
+
+    for rule in rules.constraints:
+        if isinstance(rule, LinearSum):
+            model.add(sum(w * values[i] for i, w in rule.terms) == rule.target)
+        elif isinstance(rule, Sandwich):
+            cells = rule.cells
+            for p in range(n):
+                for q in range(p + 1, n):
+                    for a, b in ((1, n), (n, 1)):
+                        ends = [holds_value(cells[p], a), holds_value(cells[q], b)]
+                        if q == p + 1:  # neighbours: nothing between, a sum of 0
+                            if rule.total:
+                                model.add_bool_or([e.Not() for e in ends])
+                            continue
+                        between = sum(values[i] for i in cells[p + 1 : q])
+                        model.add(between == rule.total).only_enforce_if(ends)
 
 
 def _pair_rules(rules: Rules) -> list[PairRule]:

@@ -72,6 +72,10 @@ GENERAL_KINDS = frozenset(
         "even",
         "odd",
         "candidates",
+        "negative",
+        "little-killer",
+        "arrow",
+        "sandwich",
     }
 )
 

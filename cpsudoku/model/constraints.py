@@ -630,6 +630,57 @@ class VMark(MarkRule):
         return a + b != 5
 
 
+#: The dot and mark kinds a negative rule may speak of.
+NEGATABLE = ("kropki-white", "kropki-black", "x", "v")
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Negative(PairRule):
+    """The negative rule of a dot or mark kind: every such dot or mark is given.
+
+    Orthogonal neighbours without a mark of kind ``of`` may not hold values such a mark
+    allows (without a white dot, not consecutive; without an X, no sum of 10). JSON:
+    ``{"kind": "negative", "of": "kropki-white"}``. The marked pairs come from the
+    puzzle's own marks of that kind: :class:`~cpsudoku.model.rules.Rules` fills them in
+    (:meth:`marking`), so a negative rule always matches the marks beside it.
+    """
+
+    kind: ClassVar[str] = "negative"
+    meaning: ClassVar[str] = "every dot or mark of its kind is given"
+    size: int
+    cells: tuple[int, ...]
+    mark: str
+    marked: frozenset[tuple[int, int]] = frozenset()
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "negative", "of": ...}``: the marks are the puzzle's own."""
+        return {"kind": self.kind, "of": self.mark}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """``of`` one of the dot and mark kinds (kropki-white, kropki-black, x, v)."""
+        only_keys(spec, cls.kind, "of")
+        of = spec.get("of")
+        if of not in NEGATABLE:
+            raise RulesError(f"a negative rule is of one of {', '.join(NEGATABLE)}, not {of!r}")
+        return cls(size, tuple(range(size * size)), str(of))
+
+    def marking(self, constraints: Sequence[Constraint]) -> Negative:
+        """This rule with its marked pairs taken from ``constraints``' marks of its kind."""
+        marked = frozenset((min(c.cells), max(c.cells)) for c in constraints if c.kind == self.mark)
+        return self if marked == self.marked else Negative(self.size, self.cells, self.mark, marked)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Orthogonal neighbours without a mark of the kind."""
+        return [p for p in _pairs(NonConsecutive.pairs_of, self.size) if p not in self.marked]
+
+    def clash(self, a: int, b: int) -> bool:  # type: ignore[override]
+        """The values a mark of the kind would allow."""
+        return not KINDS[self.mark].clash(a, b)  # type: ignore[attr-defined]
+
+
 class CellValues(Constraint):
     """Base of the rules that narrow cells one by one: the values each may hold.
 
@@ -796,3 +847,7 @@ def constraint_from_spec(spec: object, size: int) -> Constraint:
         known = ", ".join(sorted(KINDS)) or "none yet"
         raise RulesError(f"unknown constraint kind {spec['kind']!r}; known kinds: {known}")
     return cls.from_spec(spec, size)
+
+
+# The sum kinds live in their own module; importing it registers them here.
+from cpsudoku.model import sums as _sums  # noqa: E402, F401

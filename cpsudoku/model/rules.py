@@ -35,6 +35,7 @@ from typing import Any
 
 from cpsudoku.model.constraints import (
     Constraint,
+    Negative,
     as_list,
     cell_index,
     check_cell,
@@ -129,6 +130,13 @@ class Rules:
             _check_partition(self.regions, n)
         for region in self.extra:
             _check_region(region, n)
+        if any(isinstance(c, Negative) for c in self.constraints):
+            # A negative rule's marked pairs are the puzzle's own marks of its kind.
+            marked = tuple(
+                c.marking(self.constraints) if isinstance(c, Negative) else c
+                for c in self.constraints
+            )
+            object.__setattr__(self, "constraints", marked)
 
     # ------------------------------------------------------------------ building
 

@@ -1,0 +1,215 @@
+"""Sums with repeats (little killers, arrows), sandwiches and negative dot rules: every
+engine against brute force on 4x4, the verifier, and the rules' checks."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsudoku.engines import create_backend, native_built
+from cpsudoku.model.errors import BackendUnavailableError, RulesError, UnsupportedRulesError
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
+from cpsudoku.model.verify import solution_problems
+
+ENGINES = ["sat", "sat:reduced", "cpsat", "cpsat:integer", "backtrack", "backtrack:naive"]
+
+
+def _grids() -> list[tuple[int, ...]]:
+    """Every 4x4 Sudoku grid, by brute force over row permutations, checked by hand."""
+    rows = list(permutations(range(1, 5)))
+    out = []
+    for a in rows:
+        for b in rows:
+            for c in rows:
+                for d in rows:
+                    g = a + b + c + d
+                    cols = all(len({g[r * 4 + c] for r in range(4)}) == 4 for c in range(4))
+                    boxes = all(
+                        len({g[(br + dr) * 4 + bc + dc] for dr in (0, 1) for dc in (0, 1)}) == 4
+                        for br in (0, 2)
+                        for bc in (0, 2)
+                    )
+                    if cols and boxes:
+                        out.append(g)
+    return out
+
+
+GRIDS = _grids()
+NEIGHBOURS = [(a, a + 1) for a in range(16) if a % 4 < 3] + [(a, a + 4) for a in range(12)]
+#: The values a dot of each kind allows, written out here, apart from the model.
+DOTS = {
+    "kropki-white": lambda a, b: abs(a - b) == 1,
+    "kropki-black": lambda a, b: a == 2 * b or b == 2 * a,
+    "x": lambda a, b: a + b == 10,
+    "v": lambda a, b: a + b == 5,
+}
+
+
+def _diagonal(rng: random.Random) -> list[int]:
+    """The cells of a random diagonal run of a 4x4 grid (at least one cell)."""
+    r, c = rng.randrange(4), rng.randrange(4)
+    dr, dc = rng.choice([(1, 1), (1, -1)])
+    cells = []
+    while 0 <= r < 4 and 0 <= c < 4 and len(cells) < rng.randint(1, 4):
+        cells.append(r * 4 + c)
+        r, c = r + dr, c + dc
+    return cells or [0]
+
+
+def _between(grid: tuple[int, ...], line: list[int]) -> int:
+    """The sum between the 1 and the 4 of ``line``'s values in ``grid``, by hand."""
+    values = [grid[i] for i in line]
+    a, b = sorted((values.index(1), values.index(4)))
+    return sum(values[a + 1 : b])
+
+
+@st.composite
+def sum_rules(draw: st.DrawFn) -> tuple[list[dict[str, object]], list[object]]:
+    """Random sum and negative rules on 4x4, with checks of a grid written out here.
+
+    Sums come from a random grid half the time, so that some rule sets have solutions.
+    """
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    model = rng.choice(GRIDS)
+    specs: list[dict[str, object]] = []
+    checks: list[object] = []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(["little-killer", "arrow", "sandwich", "negative"])
+        if kind == "little-killer":
+            cells = _diagonal(rng)
+            total = sum(model[i] for i in cells) if rng.random() < 0.5 else None
+            total = total or rng.randint(len(cells), 4 * len(cells))
+            specs.append({"kind": kind, "cells": cells, "sum": total})
+            checks.append(lambda g, c=cells, t=total: sum(g[i] for i in c) == t)
+        elif kind == "arrow":
+            cells = rng.sample(range(16), rng.randint(2, 4))
+            circle, shaft = cells[:1], cells[1:]
+            if len(shaft) == 3 and rng.random() < 0.3:  # a pill: two cells read as 1x
+                circle, shaft = cells[:2], cells[2:]
+            specs.append({"kind": kind, "circle": circle, "cells": shaft})
+
+            def arrow(g: tuple[int, ...], circle: list[int] = circle, shaft: list[int] = shaft):
+                number = int("".join(str(g[i]) for i in circle))
+                return sum(g[i] for i in shaft) == number
+
+            checks.append(arrow)
+        elif kind == "sandwich":
+            index = rng.randrange(4)
+            line = "row" if rng.random() < 0.5 else "column"
+            cells = (
+                [index * 4 + k for k in range(4)]
+                if line == "row"
+                else [k * 4 + index for k in range(4)]
+            )
+            total = _between(model, cells) if rng.random() < 0.6 else rng.choice([0, 2, 3, 5])
+            specs.append({"kind": kind, line: index + 1, "sum": total})
+            checks.append(lambda g, c=cells, t=total: _between(g, c) == t)
+        else:
+            of = rng.choice(sorted(DOTS))
+            dots = rng.sample(NEIGHBOURS, rng.randint(0, 3))
+            specs.append({"kind": kind, "of": of})
+            specs.extend({"kind": of, "cells": list(p)} for p in dots)
+            ok = DOTS[of]
+            checks.append(
+                lambda g, ok=ok, dots=dots: all(
+                    ok(g[a], g[b]) == ((a, b) in dots) for a, b in NEIGHBOURS
+                )
+            )
+    return specs, checks
+
+
+@settings(max_examples=120, deadline=None)
+@given(rules=sum_rules(), givens=st.integers(0, 3))
+def test_every_engine_counts_as_brute_force(
+    rules: tuple[list[dict[str, object]], list[object]], givens: int
+) -> None:
+    specs, checks = rules
+    try:
+        made = Rules.from_spec({"size": 4, "box": "2x2", "constraints": specs})
+    except RulesError:  # a sum no cells make: refused before any engine runs
+        return
+    keep = [g for g in GRIDS if all(check(g) for check in checks)]  # type: ignore[operator]
+    cells = [0] * 16
+    if keep and givens:
+        for i in random.Random(givens).sample(range(16), givens):
+            cells[i] = keep[0][i]
+        keep = [g for g in keep if all(not v or g[i] == v for i, v in enumerate(cells))]
+    puzzle = Puzzle(made, tuple(cells))
+    for grid in keep[:3]:
+        assert solution_problems(puzzle, Puzzle(made, grid)) == []
+    for spec in ENGINES:
+        with create_backend(spec) as engine:
+            assert engine.count(puzzle, limit=300).count == len(keep), spec
+
+
+def test_the_verifier_names_the_broken_sum() -> None:
+    rules = Rules.from_spec(
+        {
+            "size": 4,
+            "box": "2x2",
+            "constraints": [
+                {"kind": "little-killer", "cells": ["r1c1", "r2c2"], "sum": 7},
+                {"kind": "arrow", "circle": ["r4c4"], "cells": ["r3c3"]},
+                {"kind": "sandwich", "row": 1, "sum": 5},
+            ],
+        }
+    )
+    grid = Puzzle(rules, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
+    problems = " ".join(solution_problems(Puzzle(rules, (0,) * 16), grid))
+    assert "little-killer at r1c1 makes 5, not 7" in problems
+    assert "arrow at r4c4 makes 3" in problems
+    assert "sandwich of row 1 holds 5" not in problems  # 2 + 3 = 5 holds
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"kind": "little-killer", "cells": ["r1c1", "r2c2"], "sum": 9}, "only 2 to 8"),
+        ({"kind": "little-killer", "cells": [], "sum": 1}, "no cells"),
+        ({"kind": "arrow", "circle": ["r1c1"], "cells": ["r1c1"]}, "in both parts"),
+        ({"kind": "sandwich", "row": 5, "sum": 1}, "not one of 1..4"),
+        ({"kind": "sandwich", "row": 1, "column": 2, "sum": 1}, "one"),
+        ({"kind": "sandwich", "row": 1, "sum": 4}, "add up to 4"),
+        ({"kind": "negative", "of": "thermometer"}, "not 'thermometer'"),
+    ],
+)
+def test_malformed_sum_rules_are_refused_by_name(spec: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        Rules.from_spec({"size": 4, "box": "2x2", "constraints": [spec]})
+
+
+def test_a_negative_rule_follows_the_marks_beside_it() -> None:
+    rules = Rules.from_spec(
+        {
+            "size": 4,
+            "box": "2x2",
+            "constraints": [
+                {"kind": "negative", "of": "v"},
+                {"kind": "v", "cells": ["r1c2", "r1c1"]},
+            ],
+        }
+    )
+    (negative,) = [c for c in rules.constraints if c.kind == "negative"]
+    assert (0, 1) not in negative.pairs  # type: ignore[attr-defined]
+    assert (1, 2) in negative.pairs  # type: ignore[attr-defined]
+    assert Rules.from_spec(rules.spec()) == rules
+
+
+def test_the_compiled_engine_refuses_the_sum_rules_by_name() -> None:
+    rules = Rules.from_spec(
+        {"size": 4, "box": "2x2", "constraints": [{"kind": "sandwich", "row": 1, "sum": 0}]}
+    )
+    if not native_built():  # without a compiler at install time: unavailable, by name
+        with pytest.raises(BackendUnavailableError):
+            create_backend("native")
+        return
+    with (
+        create_backend("native") as engine,
+        pytest.raises(UnsupportedRulesError, match="sandwich"),
+    ):
+        engine.solve(Puzzle(rules, (0,) * 16))
