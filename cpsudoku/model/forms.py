@@ -36,6 +36,8 @@ from cpsudoku.model.errors import (
     ValueOutOfRangeError,
     WrongLengthError,
 )
+from cpsudoku.model.exchange import from_exchange, is_exchange
+from cpsudoku.model.fpuzzles import from_fpuzzles, is_fpuzzles, parse_fpuzzles_text
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import SYMBOLS, Rules, as_rules
 from cpsudoku.model.text import decode_text
@@ -163,6 +165,9 @@ def _parse_text(text: str, geom: Rules | None, symbols: str | None = None) -> Pu
         return _parse_sequence(_list_literal(stripped), geom, symbols)
     if stripped.startswith("{"):
         return _parse_text_object(stripped, geom, symbols)
+    is_link = "load=" in stripped or stripped.startswith("N4Ig")  # an f-puzzles share link
+    if is_link and (shared := parse_fpuzzles_text(stripped)) is not None:
+        return shared
     tokens = [t for t in _SPLIT.split(stripped) if t]
     if len(tokens) > 1 and ("#" in stripped or "rid" in stripped):
         # Lines whose first non-blank character is "#" are comments, as in a .txt
@@ -249,6 +254,10 @@ def _parse_text_object(text: str, geom: Rules | None, symbols: str | None) -> Pu
         ) from None
     if not isinstance(obj, dict):
         raise PuzzleError("a JSON puzzle is an object with a puzzle key, a list or a string")
+    if is_fpuzzles(obj):  # the f-puzzles editor's JSON: its own rules
+        return from_fpuzzles(obj)
+    if is_exchange(obj):  # pencilmark's sudoku-puzzle exchange format
+        return from_exchange(obj)
     key = next((k for k in PUZZLE_KEYS if k in obj), None)
     if key is None:
         raise PuzzleError(

@@ -507,3 +507,40 @@ def as_rules(box: str | Rules | None) -> Rules | None:
     raise BoxShapeError(
         f"a box shape is text such as '2x3' or Rules, not a {type(box).__name__} ({box!r})"
     )
+
+
+def diagonal(n: int) -> Region:
+    """The main diagonal of an ``n x n`` grid (top left to bottom right), as a region."""
+    return Region("diagonal", tuple(i * n + i for i in range(n)))
+
+
+def anti_diagonal(n: int) -> Region:
+    """The other diagonal (bottom left to top right), as a region."""
+    return Region("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n)))
+
+
+def windows(n: int, box_rows: int, box_cols: int) -> tuple[Region, ...]:
+    """The hyper (windoku) windows: box-shaped regions one cell in from each box corner.
+
+    On 9x9, the four 3x3 windows with top left cells r2c2, r2c6, r6c2 and r6c6.
+    """
+    out = []
+    for r0 in range(1, n - box_rows, box_rows + 1):
+        for c0 in range(1, n - box_cols, box_cols + 1):
+            cells = tuple(
+                (r0 + dr) * n + c0 + dc for dr in range(box_rows) for dc in range(box_cols)
+            )
+            out.append(Region("window", cells))
+    return tuple(out)
+
+
+def disjoint_groups(rules: Rules) -> tuple[Region, ...]:
+    """The disjoint groups of a grid with boxes: the cells at the same place in every box.
+
+    Raises:
+        RulesError: the rules have jigsaw regions, not boxes.
+    """
+    if rules.box is None:
+        raise RulesError("disjoint groups need boxes; these rules have jigsaw regions")
+    boxes = [u.cells for u in rules.units if u.kind == "box"]
+    return tuple(Region("disjoint group", tuple(b[k] for b in boxes)) for k in range(rules.n))
