@@ -354,33 +354,59 @@ class PairRule(Constraint):
             for i, j in self.pairs
         )
 
-    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
-        """A filled cell takes the values that clash with it from its open partners.
+    def supports(self, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For each value, the values the other cell of a pair may hold beside it.
 
-        Two filled cells that clash are a contradiction.
+        ``(first, second)``: ``first[a]`` is the mask of ``b`` with ``clash(a, b)``
+        false (cell ``i`` holding ``a``), ``second[b]`` the mask of such ``a``. Worked
+        out once per kind, side and (for a negative rule) mark.
         """
+        key = (type(self), n, getattr(self, "mark", None))
+        tables = _SUPPORTS.get(key)
+        if tables is None:
+            values = range(1, n + 1)
+            first = tuple(
+                sum(1 << (b - 1) for b in values if a and not self.clash(a, b))
+                for a in range(n + 1)
+            )
+            second = tuple(
+                sum(1 << (a - 1) for a in values if b and not self.clash(a, b))
+                for b in range(n + 1)
+            )
+            tables = _SUPPORTS[key] = (first, second)
+        return tables
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Each cell of a related pair keeps the values some value of its partner allows.
+
+        Arc consistency over the pairs, one pass (the oracle repeats it to a fixpoint).
+        A filled cell with no allowed partner value is a contradiction.
+        """
+        first, second = self.supports(n)
         changed = 0
         for i, j in self.pairs:
-            if values[i] and values[j]:
-                if self.clash(values[i], values[j]):
-                    return -1
-                continue
-            for placed, other in ((i, j), (j, i)):
-                v = values[placed]
-                if not v or values[other]:
-                    continue
-                # The pair is ordered (a thermometer's bulb first): keep the order.
-                drop = sum(
-                    1 << (d - 1)
-                    for d in range(1, n + 1)
-                    if (self.clash(v, d) if placed == i else self.clash(d, v))
-                )
-                if cand[other] & drop:
-                    cand[other] &= ~drop
-                    if not cand[other]:
+            vi, vj = values[i], values[j]
+            mi = 1 << (vi - 1) if vi else cand[i]
+            mj = 1 << (vj - 1) if vj else cand[j]
+            for cell, mine, theirs, table in ((i, mi, mj, first), (j, mj, mi, second)):
+                keep, m = 0, mine
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    if table[bit.bit_length()] & theirs:
+                        keep |= bit
+                if keep != mine:
+                    if not keep or values[cell]:
                         return -1
+                    cand[cell] = keep
                     changed = 1
+                    if cell == i:
+                        mi = keep
         return changed
+
+
+#: The support tables of the pair rules (see :meth:`PairRule.supports`).
+_SUPPORTS: dict[tuple[type, int, str | None], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 @lru_cache(maxsize=64)

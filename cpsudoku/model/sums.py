@@ -298,5 +298,48 @@ class Sandwich(Constraint):
         return sum(free[:left]) <= need <= sum(free[len(free) - left :])
 
     def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
-        """No narrowing beyond :meth:`possible` (a contradiction is reported)."""
-        return 0 if self.possible(values, n) else -1
+        """Keep what some placement of the 1 and the n allows, cell by cell.
+
+        A placement (the 1 at one position of the line, the n at another) is kept when
+        the cells between can hold a set of digits making the sum (each cell meeting
+        the set). Under a kept placement a cell between may hold that set's digits, a
+        cell outside anything but 1 and n. Each cell keeps the union over the kept
+        placements; none kept is a contradiction.
+        """
+        cells = self.cells
+        masks = [1 << (values[i] - 1) if values[i] else cand[i] for i in cells]
+        one, top = 1, 1 << (n - 1)
+        union = [0] * n
+        kept = False
+        for p in range(n):
+            for q in range(p + 1, n):
+                sets = sandwich_sets(n, q - p - 1, self.total)
+                if not sets:
+                    continue
+                for low, high in ((p, q), (q, p)):
+                    if not (masks[low] & one and masks[high] & top):
+                        continue
+                    digits = 0
+                    for combo in sets:
+                        mask = sum(1 << (d - 1) for d in combo)
+                        if all(masks[t] & mask for t in range(p + 1, q)):
+                            digits |= mask
+                    if sets[0] and not digits:
+                        continue
+                    kept = True
+                    union[low] |= one
+                    union[high] |= top
+                    for t in range(n):
+                        if t not in (low, high):
+                            union[t] |= masks[t] & (digits if p < t < q else ~(one | top))
+        if not kept:
+            return -1
+        changed = 0
+        for t, i in enumerate(cells):
+            keep = masks[t] & union[t]
+            if keep != masks[t]:
+                if not keep or values[i]:
+                    return -1
+                cand[i] = keep
+                changed = 1
+        return changed
