@@ -12,6 +12,7 @@ column when there is one, and cross-checked with a second engine when asked.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built
-from cpsudoku.model.errors import PuzzleError, SolverError, UnsupportedRulesError
+from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
@@ -191,10 +192,19 @@ def _logic_rows(
     if fixed is None and options.symbols is not None:
         fixed = Rules.for_size(len(options.symbols))
     by_length: dict[int, list[int]] = {}
-    for k, record in enumerate(records):
-        if not record.error:
-            by_length.setdefault(len(record.puzzle), []).append(k)
     groups: dict[Rules, list[int]] = {}
+    inner: dict[int, str] = {}  # a JSON record's puzzle text, by record
+    seen: dict[str, Rules | None] = {}
+    for k, record in enumerate(records):
+        if record.error:
+            continue
+        if record.puzzle.startswith("{"):
+            found = _regions_only(record.puzzle, seen)
+            if found is not None:  # a jigsaw, Sudoku X...: the pass takes its units
+                groups.setdefault(found[0], []).append(k)
+                inner[k] = found[1]
+            continue
+        by_length.setdefault(len(record.puzzle), []).append(k)
     for length, members in by_length.items():
         g = fixed or _geometry_of_length(length)
         if g is not None:
@@ -202,7 +212,7 @@ def _logic_rows(
     for g, members in groups.items():
         start = time.perf_counter()
         values, ok = bulk_logic.parse_block(
-            [records[k].puzzle for k in members], g, options.symbols
+            [inner.get(k, records[k].puzzle) for k in members], g, options.symbols
         )
         chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
         if not chosen:
@@ -320,6 +330,38 @@ def _pass_row(
     solution = parse(text, g, check=False, symbols=options.symbols) if text else None
     result = Result(status, solution, backend, seconds, error or None)
     return _finish_row(record, result, options)
+
+
+def _regions_only(text: str, seen: dict[str, Rules | None]) -> tuple[Rules, str] | None:
+    """The rules and puzzle text of a JSON record whose rules are units only, else None.
+
+    Jigsaw regions and extra regions of n cells are units like the boxes, so the bulk
+    passes take them; a record with other constraints (cages, lines...) is left to the
+    engines, as is anything malformed (the per-record path says what is wrong).
+    ``seen`` caches the rules per spec text: a dataset repeats its rules.
+    """
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or not isinstance(obj.get("puzzle"), str):
+        return None
+    spec = obj.get("rules")
+    if not isinstance(spec, dict):
+        return None
+    key = json.dumps(spec, sort_keys=True)
+    if key not in seen:
+        try:
+            rules: Rules | None = Rules.from_spec(spec)
+        except CpSudokuError:
+            rules = None
+        if rules is not None and (
+            rules.constraints or any(len(u) != rules.n for u in rules.unit_cells)
+        ):
+            rules = None
+        seen[key] = rules
+    found = seen[key]
+    return None if found is None else (found, obj["puzzle"])
 
 
 @cache

@@ -47,7 +47,7 @@ Grid = tuple[int, ...]
 
 #: Families whose rules change the valid grids (filled under them).
 GRID_FAMILIES = (
-    "jigsaw", "x", "windoku", "disjoint", "anti-knight", "anti-king", "non-consecutive",
+    "classic", "jigsaw", "x", "windoku", "disjoint", "anti-knight", "anti-king", "non-consecutive",
 )  # fmt: skip
 #: Families whose clues are read off a classic grid.
 CLUE_FAMILIES = (
@@ -130,7 +130,9 @@ def _grid_family(
 ) -> tuple[Rules, Grid] | None:
     """Rules of a grid family and a random grid under them, or None (try again)."""
     n = base.n
-    if family == "jigsaw":
+    if family == "classic":  # the same making, for comparisons with the variants
+        rules = base
+    elif family == "jigsaw":
         rules = Rules.jigsaw(_jigsaw_regions(base, rng))
     elif family == "x":
         rules = base.with_extra(diagonal(n), anti_diagonal(n))
