@@ -165,7 +165,7 @@ def test_rules_are_left_untouched() -> None:
     backend = create_backend("cpsat")
     puzzle = parse(read_lines("top95.txt")[0])
     backend.solve(puzzle)
-    proto = backend._rules[puzzle.rules]
+    proto = backend._rules[puzzle.rules, backend.kind_for(puzzle.rules)]
     assert str(proto) == str(rules_model(puzzle.rules, "boolean").proto)
 
 

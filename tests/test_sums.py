@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cpsudoku.engines import create_backend, native_built
 from cpsudoku.model.errors import BackendUnavailableError, RulesError, UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
-from cpsudoku.model.rules import Rules
+from cpsudoku.model.rules import Region, Rules
 from cpsudoku.model.verify import solution_problems
 
 ENGINES = ["sat", "sat:reduced", "cpsat", "cpsat:integer", "backtrack", "backtrack:naive"]
@@ -213,3 +213,21 @@ def test_the_compiled_engine_refuses_the_sum_rules_by_name() -> None:
         pytest.raises(UnsupportedRulesError, match="sandwich"),
     ):
         engine.solve(Puzzle(rules, (0,) * 16))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), givens=st.integers(0, 3))
+def test_short_extra_regions_only_forbid_repeats(seed: int, givens: int) -> None:
+    """An extra region of fewer than n cells: no value twice, no value required."""
+    rng = random.Random(seed)
+    cells = tuple(rng.sample(range(16), rng.randint(1, 4)))
+    rules = Rules.for_size(4).with_extra(Region("region", cells))
+    keep = [g for g in GRIDS if len({g[i] for i in cells}) == len(cells)]
+    puzzle_cells = [0] * 16
+    for i in rng.sample(range(16), givens if keep else 0):
+        puzzle_cells[i] = keep[0][i]
+    keep = [g for g in keep if all(not v or g[i] == v for i, v in enumerate(puzzle_cells))]
+    puzzle = Puzzle(rules, tuple(puzzle_cells))
+    for spec in [*ENGINES, *(["native"] if native_built() else [])]:
+        with create_backend(spec) as engine:
+            assert engine.count(puzzle, limit=300).count == len(keep), spec

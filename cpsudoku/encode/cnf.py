@@ -216,7 +216,7 @@ def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause]) -> int:
     """
     n = rules.n
     cells = cage.cells
-    peers = rules.peers
+    peers = rules.units_only.peers  # one grid's peers, worked out once for all puzzles
     if any(j not in peers[i] for a, i in enumerate(cells) for j in cells[a + 1 :]):
         for d in range(1, n + 1):
             _pairwise(tuple(i * n + d for i in cells), top, out)

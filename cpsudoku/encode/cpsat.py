@@ -82,8 +82,11 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         for i in range(rules.cells):
             model.add_exactly_one(holds[i * n : (i + 1) * n])
         for unit in rules.unit_cells:
+            # A unit of n cells holds each value once; a shorter one (an extra region)
+            # only never twice.
+            add = model.add_exactly_one if len(unit) == n else model.add_at_most_one
             for d in range(n):
-                model.add_exactly_one([holds[i * n + d] for i in unit])
+                add([holds[i * n + d] for i in unit])
         for cage in _cages(rules):
             for d in range(n):
                 model.add_at_most_one([holds[i * n + d] for i in cage.cells])

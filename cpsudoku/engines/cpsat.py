@@ -58,9 +58,11 @@ from cpsudoku.encode.cpsat import (
     set_domains,
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
+from cpsudoku.model.constraints import Cage
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.sums import LinearSum, Sandwich
 
 #: Smallest grid side whose searches run interruptibly (Ctrl-C mid-search), and that the
 #: ``parallel`` variant searches with all cores.
@@ -92,6 +94,23 @@ TUNED: Mapping[ModelKind, Mapping[str, bool | int]] = {
         "symmetry_level": 0,
     },
 }
+
+
+#: On top of the integer model's tuning for rules with sums: the LP relaxation of the
+#: linear sums pays there (killer sample: about 2x the tuned integer model, 6x the
+#: one-hot model; docs/design.md).
+SUMS: Mapping[str, int] = {"linearization_level": 1}
+
+#: Rule sets whose models a backend keeps (a killer dataset has rules per puzzle).
+KEPT_MODELS = 64
+
+
+def _has_sums(rules: Rules) -> bool:
+    """True when the rules hold a sum: a cage with a total, a little killer, arrow, sandwich."""
+    return any(
+        isinstance(c, LinearSum | Sandwich) or (isinstance(c, Cage) and c.total is not None)
+        for c in rules.constraints
+    )
 
 
 #: Set for every solve, the sample's included: they change no search, only behaviour.
@@ -183,13 +202,17 @@ class CpSatBackend(Backend):
         self.sample = "sample" in words
         if self.sample and len(words) > 1:
             raise UnknownBackendError("the variant 'cpsat:sample' takes no other variant word")
-        self.kind: ModelKind = "integer" if "integer" in words else "boolean"
+        #: The model kind asked for; None: chosen per rule set (:meth:`kind_for`).
+        self.asked: ModelKind | None = (
+            "integer" if "integer" in words else "boolean" if "boolean" in words else None
+        )
+        self.kind: ModelKind = self.asked or "boolean"
         self.counting: Literal["callback", "exclude"] = (
             "exclude" if "exclude" in words else "callback"
         )
         self.parallel = "parallel" in words
-        self._rules: dict[Rules, cmh.CpModelProto] = {}
-        self._params: dict[tuple[bool, int], cmh.SatParameters] = {}
+        self._rules: dict[tuple[Rules, ModelKind], cmh.CpModelProto] = {}
+        self._params: dict[tuple[bool, int, ModelKind, bool], cmh.SatParameters] = {}
 
     @property
     def keeps_rules(self) -> bool:
@@ -200,36 +223,51 @@ class CpSatBackend(Backend):
         """Find up to ``limit`` distinct solutions with CP-SAT."""
         if self.sample:
             return _sample_search(puzzle, limit, time_limit)
-        proto = self._rules_for(puzzle.rules)
+        kind = self.kind_for(puzzle.rules)
+        proto = self._rules_for(puzzle.rules, kind)
         # The givens go onto the shared rules and come off again afterwards, whatever
         # happens: as fixed domains, or as assumptions when the Boolean model enumerates.
         # An enumeration fixes assumptions at the root, and setting them is one call;
         # a plain solve keeps them as decisions, 5-10x slower on hard 25x25 grids (and
         # with ``parallel``, assumptions would force one worker).
         enumerating = self.counting == "callback" and limit > 1
-        assume = self.kind == "boolean" and enumerating and not self.parallel
+        assume = kind == "boolean" and enumerating and not self.parallel
         if assume:
             proto.assumptions.extend(given_literals(puzzle))
         else:
-            set_domains(proto, given_domains(puzzle, self.kind))
+            set_domains(proto, given_domains(puzzle, kind))
         try:
             if self.counting == "callback" or limit == 1:
-                return self._callback_search(proto, puzzle, limit, time_limit)
-            return self._exclude_search(proto, puzzle, limit, time_limit)
+                return self._callback_search(proto, puzzle, limit, time_limit, kind)
+            return self._exclude_search(proto, puzzle, limit, time_limit, kind)
         finally:
             if assume:
                 proto.assumptions.clear()
             else:
-                set_domains(proto, free_domains(puzzle, self.kind))
+                set_domains(proto, free_domains(puzzle, kind))
+
+    def kind_for(self, rules: Rules) -> ModelKind:
+        """The model kind for ``rules``: the one asked for, else chosen by the rules.
+
+        Rules with sums (killer cages, little killers, arrows, sandwiches) get the
+        integer model, whose linear constraints CP-SAT's LP relaxation reads well
+        (docs/design.md has the measurements); every other rule set the one-hot model.
+        """
+        if self.asked is not None:
+            return self.asked
+        return "integer" if _has_sums(rules) else "boolean"
 
     def close(self) -> None:
         """Drop the cached rules."""
         self._rules.clear()
 
-    def _rules_for(self, rules: Rules) -> cmh.CpModelProto:
-        proto = self._rules.get(rules)
+    def _rules_for(self, rules: Rules, kind: ModelKind) -> cmh.CpModelProto:
+        """The rules' model, cached; the oldest goes past :data:`KEPT_MODELS` rule sets."""
+        proto = self._rules.get((rules, kind))
         if proto is None:
-            proto = self._rules[rules] = rules_model(rules, self.kind).proto
+            if len(self._rules) >= KEPT_MODELS:  # a killer dataset: rules per puzzle
+                del self._rules[next(iter(self._rules))]
+            proto = self._rules[rules, kind] = rules_model(rules, kind).proto
         return proto
 
     def _workers(self, rules: Rules) -> int:
@@ -237,26 +275,33 @@ class CpSatBackend(Backend):
         return _cores() if self.parallel and rules.n >= BIG_SIDE else 1
 
     def _parameters(
-        self, enumerate_all: bool, workers: int, time_limit: float | None
+        self, enumerate_all: bool, workers: int, time_limit: float | None, g: Rules
     ) -> cmh.SatParameters:
-        """The tuned parameters for one solve (cached per enumeration/worker setting)."""
-        params = self._params.get((enumerate_all, workers))
+        """The tuned parameters for one solve (cached per setting, model kind and sums)."""
+        kind, sums = self.kind_for(g), _has_sums(g)
+        params = self._params.get((enumerate_all, workers, kind, sums))
         if params is None:
             params = cmh.SatParameters()
             params.num_workers = workers
-            chosen = {**COMMON, **TUNED[self.kind], **self.overrides}
+            tuned = {**TUNED[kind], **(SUMS if sums else {})}
+            chosen = {**COMMON, **tuned, **self.overrides}
             for key, value in chosen.items():
                 if value is not None:
                     if isinstance(value, str):  # an enum field, by value name
                         value = getattr(cmh.SatParameters, value)
                     setattr(params, key, value)
             params.enumerate_all_solutions = enumerate_all
-            self._params[(enumerate_all, workers)] = params
+            self._params[(enumerate_all, workers, kind, sums)] = params
         params.max_time_in_seconds = _seconds(time_limit)
         return params
 
     def _callback_search(
-        self, proto: cmh.CpModelProto, puzzle: Puzzle, limit: int, time_limit: float | None
+        self,
+        proto: cmh.CpModelProto,
+        puzzle: Puzzle,
+        limit: int,
+        time_limit: float | None,
+        kind: ModelKind,
     ) -> Search:
         """One solve; with ``limit > 1`` it enumerates through a callback that stops it.
 
@@ -265,18 +310,18 @@ class CpSatBackend(Backend):
         g = puzzle.rules
         big = g.n >= BIG_SIDE
         if limit == 1:
-            params = self._parameters(False, self._workers(g), time_limit)
+            params = self._parameters(False, self._workers(g), time_limit, g)
             response = _run(proto, params, None, big)
             outcome = translate_status(response.status, proto, params)
             found = Search(stats=_stats(response))
             if outcome in (Outcome.COMPLETE, Outcome.STOPPED):
-                found.solutions.append(decode(response.solution, g, self.kind, puzzle))
+                found.solutions.append(decode(response.solution, g, kind, puzzle))
                 found.count = 1
             found.exhausted = outcome is Outcome.NONE
             found.timed_out = outcome is Outcome.UNKNOWN
             return found
-        collector = _Collector(puzzle, self.kind, limit)
-        params = self._parameters(True, 1, time_limit)
+        collector = _Collector(puzzle, kind, limit)
+        params = self._parameters(True, 1, time_limit, g)
         response = _run(proto, params, collector, big)
         outcome = translate_status(response.status, proto, params)
         found = Search(collector.first, len(collector.seen), stats=_stats(response))
@@ -284,7 +329,12 @@ class CpSatBackend(Backend):
         return found
 
     def _exclude_search(
-        self, proto: cmh.CpModelProto, puzzle: Puzzle, limit: int, time_limit: float | None
+        self,
+        proto: cmh.CpModelProto,
+        puzzle: Puzzle,
+        limit: int,
+        time_limit: float | None,
+        kind: ModelKind,
     ) -> Search:
         """Solve, then solve again with every found solution forbidden, up to ``limit``."""
         g = puzzle.rules
@@ -295,7 +345,7 @@ class CpSatBackend(Backend):
         current = proto
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
-            params = self._parameters(False, workers, remaining)
+            params = self._parameters(False, workers, remaining, g)
             response = _run(current, params, None, g.n >= BIG_SIDE)
             for key, value in _stats(response).items():
                 found.stats[key] += value
@@ -306,7 +356,7 @@ class CpSatBackend(Backend):
             if outcome is Outcome.NONE:
                 found.exhausted = True
                 return found
-            grid = decode(response.solution, g, self.kind, puzzle)
+            grid = decode(response.solution, g, kind, puzzle)
             found.count += 1
             if len(found.solutions) < 2:
                 found.solutions.append(grid)
@@ -320,7 +370,7 @@ class CpSatBackend(Backend):
                 model = cp_model.CpModel()
                 model.proto.copy_from(proto)
                 current = model.proto
-            add_exclusion(model, puzzle, grid, self.kind)
+            add_exclusion(model, puzzle, grid, kind)
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):

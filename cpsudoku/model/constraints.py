@@ -213,7 +213,13 @@ class Cage(Constraint):
         return sum(free[:left]) <= need <= sum(free[len(free) - left :])
 
     def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
-        """Open cells keep only digits of a digit set that still fits the placed ones."""
+        """Open cells keep only digits of the digit sets that can still be completed.
+
+        A set stays when it holds the placed digits, each of its missing digits is a
+        candidate of some open cell, and each open cell has a candidate among them.
+        Open cells keep the digits of the sets that stay; a digit every such set
+        needs and only one open cell can take goes there.
+        """
         placed = [values[i] for i in self.cells if values[i]]
         have = 0
         for d in placed:
@@ -221,21 +227,41 @@ class Cage(Constraint):
             if have & bit:
                 return -1  # a digit twice
             have |= bit
-        allowed = 0
+        open_cells = [i for i in self.cells if not values[i]]
+        reach = 0
+        for i in open_cells:
+            reach |= cand[i]
+        allowed, needed = 0, -1
         for combo in self.combinations(n):
             mask = sum(1 << (d - 1) for d in combo)
-            if mask & have == have:
-                allowed |= mask
+            missing = mask & ~have
+            if mask & have != have or missing & ~reach:
+                continue
+            if any(not cand[i] & missing for i in open_cells):
+                continue
+            allowed |= mask
+            needed &= missing
         if not allowed:
             return -1
         keep = allowed & ~have
         changed = 0
-        for i in self.cells:
-            if not values[i] and cand[i] & ~keep:
+        for i in open_cells:
+            if cand[i] & ~keep:
                 cand[i] &= keep
                 if not cand[i]:
                     return -1
                 changed = 1
+        if needed > 0:  # digits every remaining set needs: one open cell left for one?
+            m = needed
+            while m:
+                bit = m & -m
+                m ^= bit
+                takers = [i for i in open_cells if cand[i] & bit]
+                if not takers:
+                    return -1
+                if len(takers) == 1 and cand[takers[0]] != bit:
+                    cand[takers[0]] = bit
+                    changed = 1
         return changed
 
 

@@ -427,10 +427,10 @@ def _check_partition(regions: tuple[tuple[int, ...], ...], n: int) -> None:
 
 
 def _check_region(region: Region, n: int) -> None:
-    """Raise RulesError unless ``region`` is ``n`` distinct cells of the grid."""
-    if len(region.cells) != n:
+    """Raise RulesError unless ``region`` is 1 to ``n`` distinct cells of the grid."""
+    if not 1 <= len(region.cells) <= n:
         raise RulesError(
-            f"a {region.kind} region of a {n}x{n} grid has {n} cells, got {len(region.cells)}"
+            f"a {region.kind} region of a {n}x{n} grid has 1 to {n} cells, got {len(region.cells)}"
         )
     for i in region.cells:
         check_cell(i, n, f"a {region.kind} region")
