@@ -12,12 +12,11 @@ checker that shares no code with the solver.
 
 The CNF is the extended encoding of Lynce & Ouaknine with pairwise at-most-one (the
 textbook one, so :mod:`cpsudoku.evidence.plain` can re-derive every clause), plus the
-constraints' clauses, with one simplification that keeps it a *subset* of that
-formula: a clause that the givens' unit propagation satisfies is left out unless it
-holds the negation of a given (those are the binary clauses that propagate the
-givens, so every left-out clause still follows from the rest). A subset of an
-unsatisfiable-if-unique formula proves as much as the whole, and the checker gets a
-quarter of the clauses (docs/design.md has the measurements).
+constraints' clauses, reduced by the givens' first round of unit propagation (Kwon &
+Jain): a clause it satisfies is left out, a literal it falsifies is taken out. Each
+clause left is then implied by the rules and the givens, so the formula's
+unsatisfiability proves as much as the whole one's, and the checker, which dominates
+the cost, gets a fifth of the clauses (docs/design.md has the measurements).
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cpsudoku.encode.cnf import given_literals, rule_clauses
+from cpsudoku.encode.cnf import given_literals, reduced
 from cpsudoku.model.errors import ConflictingGivensError, CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -60,8 +59,9 @@ ENCODING: dict[str, str] = {
     "variables": "x(cell, d) = cell * n + d, cell = row * n + column (0-based), d in 1..n",
     "givens": "one unit clause each",
     "exclusion": "the last clause: the negation of the solution on the open cells",
-    "left_out": "clauses the givens' unit propagation satisfies, unless they hold the "
-    "negation of a given",
+    "reduced": "by the givens' first round of unit propagation (a given makes its cell's "
+    "other values and its value in the cell's units false): clauses it satisfies left out, "
+    "literals it falsifies taken out of the others",
 }
 
 Clause = tuple[int, ...]
@@ -142,31 +142,14 @@ def exclusion_clause(puzzle: Puzzle, solution: Puzzle) -> Clause:
 
 
 def formula(puzzle: Puzzle, solution: Puzzle) -> list[Clause]:
-    """The certificate's clauses: rules (simplified as the module says), givens, exclusion.
+    """The certificate's clauses: the rules reduced by the givens, the givens, the exclusion.
 
-    The givens' unit propagation here is one step: a given ``g`` makes false the other
-    literal of every binary clause ``(-g, y)``. A clause holding a given, or a literal
-    made true that way, is left out, unless it holds some ``-g`` (the binary clauses
-    doing that propagation are kept, so each left-out clause stays implied).
+    The rules are :func:`cpsudoku.encode.cnf.reduced`'s (extended, pairwise): the
+    clauses the givens' first round of unit propagation satisfies are left out, and
+    the literals it falsifies are taken out of the others.
     """
-    givens = given_literals(puzzle)
-    rules = rule_clauses(puzzle.rules, ENCODING["name"], ENCODING["at_most_one"])
-    negated = {-g for g in givens}
-    true = set(givens)
-    for c in rules.clauses:
-        if len(c) == 2:
-            a, b = c
-            if a in negated:
-                true.add(b)
-            elif b in negated:
-                true.add(a)
-    out: list[Clause] = []
-    append = out.append
-    isdisjoint = true.isdisjoint
-    for c in rules.clauses:
-        if isdisjoint(c) or not negated.isdisjoint(c):
-            append(c)
-    out.extend((g,) for g in givens)
+    out: list[Clause] = list(reduced(puzzle, ENCODING["name"], ENCODING["at_most_one"]).clauses)
+    out.extend((g,) for g in given_literals(puzzle))
     out.append(exclusion_clause(puzzle, solution))
     return out
 

@@ -7,12 +7,14 @@ What is checked, in order (each failure is a reason in the report):
    (:func:`cpsudoku.model.verify.solution_problems`) against the manifest's puzzle and
    rules;
 3. the CNF against the plain encoder (:mod:`cpsudoku.evidence.plain`, which shares no
-   code with the fast one). The rule is *subset*, not identity: every clause of the
-   certificate must be a clause of the plain encoding, a given as a unit clause, or
-   the clause excluding the solution, derived here from the solution file. Then the
-   certificate's formula is implied by "the rules, the givens, not this solution", so
-   its unsatisfiability carries over. For constraints (cages, ...) the plain encoder
-   has no clause list: a clause over cell literals must be implied by the rules,
+   code with the fast one). The rule is *implied*, not identity: every clause of the
+   certificate must be a clause of the plain encoding reduced by the givens' first
+   round of unit propagation (:func:`~cpsudoku.evidence.plain.reduced_by_givens`,
+   computed here), a given as a unit clause, a value the givens rule out as a
+   negative unit clause, or the clause excluding the solution, derived here from the
+   solution file. Each is implied by "the rules, the givens, not this solution", so
+   the certificate's unsatisfiability carries over to it. For constraints (cages, ...)
+   the plain encoder has no clause list: a clause over cell literals must be implied by the rules,
    shown by enumeration (:func:`~cpsudoku.evidence.plain.implied_by_constraints`),
    and clauses with auxiliary variables, grouped by the variables they share, must
    leave every grid that keeps the rules extendable
@@ -44,10 +46,10 @@ from cpsudoku.evidence.certificate import (
     sha256,
 )
 from cpsudoku.evidence.plain import (
-    clause_set,
     extension_holds,
     implied_by_constraints,
     plain_clauses,
+    reduced_by_givens,
 )
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.puzzle import Puzzle
@@ -210,11 +212,9 @@ def _against_plain(
 ) -> bool:
     """True when every clause is implied by the rules, the givens and the exclusion."""
     rules = puzzle.rules
-    n = rules.n
-    allowed = clause_set(plain_clauses(rules))
-    allowed.update(frozenset((i * n + v,)) for i, v in enumerate(puzzle.cells) if v)
+    allowed = reduced_by_givens(plain_clauses(rules), puzzle)
     allowed.add(frozenset(exclusion_clause(puzzle, solution)))
-    top = n * rules.cells
+    top = rules.n * rules.cells
     aux: list[Clause] = []
     for k, c in enumerate(clauses, 1):
         if frozenset(c) in allowed:
@@ -226,7 +226,7 @@ def _against_plain(
     for group in _groups(aux, top):
         if not extension_holds(group, rules):
             return _bad(report, 0, group[0], "(with auxiliary variables) may rule out a grid")
-    how = "a subset of the plain encoding, the givens and the exclusion clause"
+    how = "implied by the plain encoding, the givens and the exclusion clause"
     if rules.constraints:
         how += " (constraint clauses shown implied by enumeration)"
     report.passed.append(f"the CNF is {how}")

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
 Clause = tuple[int, ...]
@@ -54,9 +55,33 @@ def _at_most_one(lits: Sequence[int]) -> Iterator[Clause]:
             yield (-lits[a], -lits[b])
 
 
-def clause_set(clauses: Iterable[Clause]) -> set[frozenset[int]]:
-    """The clauses as a set of literal sets (order and repeats do not matter)."""
-    return {frozenset(c) for c in clauses}
+def reduced_by_givens(clauses: Iterable[Clause], puzzle: Puzzle) -> set[frozenset[int]]:
+    """The clauses the givens imply at once, as literal sets (order does not matter).
+
+    The givens' first round of unit propagation: each given is true, and so is the
+    other literal of every binary clause holding its negation (its cell's other
+    values, its value elsewhere in its units). The set holds each clause with no true
+    literal, its false literals taken out; each given as a unit clause; and each
+    literal made false, negated, as a unit clause. Every one follows from the clauses
+    and the givens.
+    """
+    n = puzzle.n
+    givens = {i * n + v for i, v in enumerate(puzzle.cells) if v}
+    every = list(clauses)
+    true = set(givens)
+    for c in every:
+        if len(c) == 2:
+            a, b = c
+            if -a in givens:
+                true.add(b)
+            elif -b in givens:
+                true.add(a)
+    out = {frozenset((g,)) for g in givens}
+    out.update(frozenset((t,)) for t in true)
+    for c in every:
+        if true.isdisjoint(c):
+            out.add(frozenset(x for x in c if -x not in true))
+    return out
 
 
 def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
