@@ -287,3 +287,22 @@ def test_cli_certify_check_and_candidates(
     record = json.loads(capsys.readouterr().out)
     assert record["unique"]
     assert all(len(c) == 1 for c in record["candidates"])
+
+
+def test_batch_outputs_carry_their_provenance(tmp_path: Path) -> None:
+    import hashlib
+
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(read_lines("top95.txt")[:5]) + "\n")
+    for name in ("out.csv", "out.jsonl"):
+        assert main(["batch", str(src), "-o", str(tmp_path / name), "--jobs", "1", "--quiet"]) == 0
+        meta = json.loads((tmp_path / (name + ".meta.json")).read_text())
+        assert meta["input"]["sha256"] == hashlib.sha256(src.read_bytes()).hexdigest()
+        assert meta["input"]["bytes"] == src.stat().st_size
+        assert meta["engine"] == "sat"
+        assert meta["versions"]["python-sat"]
+        assert meta["machine"]["cores"] >= 1
+        assert meta["started"] <= meta["ended"]
+    # The rows are as they were: --resume reads the output back and keeps every row.
+    assert main(["batch", str(src), "-o", str(tmp_path / "out.csv"), "--resume", "--quiet"]) == 0
+    assert len((tmp_path / "out.csv").read_text().splitlines()) == 6
