@@ -306,3 +306,59 @@ def test_batch_outputs_carry_their_provenance(tmp_path: Path) -> None:
     # The rows are as they were: --resume reads the output back and keeps every row.
     assert main(["batch", str(src), "-o", str(tmp_path / "out.csv"), "--resume", "--quiet"]) == 0
     assert len((tmp_path / "out.csv").read_text().splitlines()) == 6
+
+
+def _evidence_input(tmp_path: Path) -> Path:
+    src = tmp_path / "in.txt"
+    lines = read_lines("multisolution_tdoku.txt")[:3] + read_lines("top95.txt")[:4] + ["12345"]
+    src.write_text("\n".join(lines) + "\n")
+    return src
+
+
+def test_batch_certify_names_a_checkable_certificate_per_unique_row(tmp_path: Path) -> None:
+    src = _evidence_input(tmp_path)
+    out, certs = tmp_path / "out.csv", tmp_path / "certs"
+    args = ["batch", str(src), "-o", str(out), "--certify", str(certs), "--jobs", "1", "--quiet"]
+    assert main(args) == 4  # the last record is invalid
+    with out.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0])[-2:] == ["solution2", "certificate"]
+    assert [r["status"] for r in rows] == ["multiple"] * 3 + ["unique"] * 4 + ["invalid"]
+    for row in rows:
+        puzzle = parse(row["puzzle"]) if row["status"] != "invalid" else None
+        if row["status"] == "multiple":
+            assert puzzle is not None
+            assert row["solution2"] != row["solution"]
+            assert is_solution(puzzle, parse(row["solution2"]))
+            assert not row["certificate"]
+        elif row["status"] == "unique":
+            assert not row["solution2"]
+            report = check_certificate(certs / row["certificate"])
+            assert report.ok, report.reasons
+            assert str(report.puzzle) == str(puzzle)
+        else:
+            assert not row["certificate"]
+    # Resumed after a crash: the kept rows keep their archives, the rest get new ones.
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:6]) + "\n")
+    assert main([*args, "--resume"]) == 4
+    with out.open(newline="") as fh:
+        again = list(csv.DictReader(fh))
+    assert [r["status"] for r in again] == [r["status"] for r in rows]
+    assert all(check_certificate(certs / r["certificate"]).ok for r in again if r["certificate"])
+
+
+def test_batch_witnesses_in_jsonl_and_parquet(tmp_path: Path) -> None:
+    src = _evidence_input(tmp_path)
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(src), "-o", str(out), "--witnesses", "--jobs", "1", "--quiet"]) == 4
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["solution2"] is not None for r in rows] == [True] * 3 + [False] * 5
+    assert all(r["certificate"] is None for r in rows)
+    pq = pytest.importorskip("pyarrow.parquet")
+    folder = tmp_path / "out.parquet"
+    assert main(["batch", str(src), "-o", str(folder), "--witnesses", "--quiet"]) == 4
+    table = pq.read_table(folder)
+    assert table.column_names[-2:] == ["solution2", "certificate"]
+    assert table.column("solution2").to_pylist()[:3] == [r["solution2"] for r in rows[:3]]
+    assert (folder / "_provenance.json").exists()

@@ -93,6 +93,18 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="send every record to the engine (default: the whole-array logic pass decides "
         "what singles and locked candidates can, backend logic)",
     )
+    p.add_argument(
+        "--witnesses",
+        action="store_true",
+        help="add the columns solution2 (a second verified solution of every multiple "
+        "record) and certificate",
+    )
+    p.add_argument(
+        "--certify",
+        metavar="DIR",
+        help="write a checkable certificate of every unique record into DIR (one zip "
+        "archive per chunk), named in the certificate column; implies --witnesses",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
 
@@ -172,6 +184,8 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
+    if (args.witnesses or args.certify) and (args.scheduler or args.retry_timeouts):
+        raise UsageError("--witnesses and --certify do not go with --scheduler or --retry-timeouts")
     options = SolveOptions.checked(  # every mistake is a usage error before any work
         backend_spec(args),
         unique=not args.no_unique,
@@ -180,6 +194,8 @@ def _run_batch(args: argparse.Namespace) -> int:
         verify_with=args.verify_with,
         presolve=not args.no_presolve,
         symbols=args.symbols,
+        witnesses=args.witnesses,
+        certify=args.certify,
     )
     started = now()
     interactive = sys.stderr.isatty() and not args.quiet

@@ -19,6 +19,7 @@ from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record, RecordBlock
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND
+from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike
 from cpsudoku.model.result import Result
 from cpsudoku.model.rules import Rules
@@ -96,6 +97,8 @@ def run_batch(
     """
     from cpsudoku.datasets.output import BatchOutput
 
+    if retry_timeouts and options.witnesses:
+        raise CpSudokuError("--retry-timeouts does not take --witnesses or --certify yet")
     summary = Summary()
     start = time.perf_counter()
     out = BatchOutput(
@@ -105,6 +108,7 @@ def run_batch(
         retry_timeouts=retry_timeouts,
         progress=progress,
         total=total,
+        columns=options.columns,
     )
     try:
         work = partial(solve_and_encode, kind=out.encoding)

@@ -368,6 +368,17 @@ def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str
     from cpsudoku.datasets.encoding import encode_rows
 
     rows = solve_records(records, options)
+    if options.witnesses:  # the evidence columns: solution2 and certificate
+        from cpsudoku.datasets.evidence import evidence_columns
+
+        extra = evidence_columns(records, rows, options)
+        return encode_rows(
+            [
+                (record.index, record.puzzle, *row, *more)  # type: ignore[misc]
+                for record, row, more in zip(records, rows, extra, strict=True)
+            ],
+            kind,
+        )
     return encode_rows(
         [(record.index, record.puzzle, *row) for record, row in zip(records, rows, strict=True)],
         kind,

@@ -29,6 +29,8 @@ at the clauses).
 from __future__ import annotations
 
 import json
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,9 @@ class CheckReport:
 def check_certificate(directory: str | Path) -> CheckReport:
     """Check the certificate in ``directory``; never raises for a bad certificate.
 
+    ``directory`` is a folder written by :func:`~cpsudoku.evidence.certify`, or a
+    batch's ``ARCHIVE.zip/INDEX`` (the ``certificate`` column under ``--certify DIR``).
+
     >>> import tempfile
     >>> from cpsudoku.evidence import certify
     >>> folder = tempfile.mkdtemp()
@@ -119,10 +124,27 @@ def check_certificate(directory: str | Path) -> CheckReport:
     return report
 
 
+def _reader(folder: Path) -> Callable[[str], bytes]:
+    """Read a certificate's files from a folder, or from ``ARCHIVE.zip/NAME`` (batch)."""
+    archive = folder.parent
+    if not folder.is_dir() and archive.suffix == ".zip" and archive.is_file():
+
+        def from_zip(name: str) -> bytes:
+            with zipfile.ZipFile(archive) as zf:
+                try:
+                    return zf.read(f"{folder.name}/{name}")
+                except KeyError:
+                    raise OSError(f"{archive} holds no {folder.name}/{name}") from None
+
+        return from_zip
+    return lambda name: (folder / name).read_bytes()
+
+
 def _read(folder: Path, report: CheckReport) -> tuple[dict[str, Any] | None, dict[str, bytes]]:
     """The manifest and the files, each hash checked."""
+    read = _reader(folder)
     try:
-        manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+        manifest = json.loads(read(MANIFEST_FILE).decode("utf-8"))
     except (OSError, ValueError) as exc:
         report.fail(f"cannot read {MANIFEST_FILE}: {exc}")
         return None, {}
@@ -133,7 +155,7 @@ def _read(folder: Path, report: CheckReport) -> tuple[dict[str, Any] | None, dic
     listed = manifest.get("files") or {}
     for name in FILES:
         try:
-            data[name] = (folder / name).read_bytes()
+            data[name] = read(name)
         except OSError as exc:
             report.fail(f"cannot read {name}: {exc}")
             return None, {}
