@@ -21,9 +21,9 @@ What is checked, in order (each failure is a reason in the report):
    (:func:`~cpsudoku.evidence.plain.extension_holds`);
 4. the DRUP proof, with ``dratify``, an independent checker, against the CNF file.
 
-Outside Python, drat-trim checks the same files: ``drat-trim formula.cnf proof.drup``
-prints ``s VERIFIED`` (steps 1 to 3 are then yours to do: ``sha256sum`` and a look
-at the clauses).
+Outside Python, the two files are standard DIMACS CNF and text DRUP, the formats
+drat-trim reads (``drat-trim formula.cnf proof.drup``); steps 1 to 3 are then yours
+to do (``sha256sum`` against the manifest, a look at the clauses).
 """
 
 from __future__ import annotations
