@@ -362,3 +362,34 @@ def test_batch_witnesses_in_jsonl_and_parquet(tmp_path: Path) -> None:
     assert table.column_names[-2:] == ["solution2", "certificate"]
     assert table.column("solution2").to_pylist()[:3] == [r["solution2"] for r in rows[:3]]
     assert (folder / "_provenance.json").exists()
+
+
+def test_certificates_of_puzzles_with_marks_and_parity_are_checked(tmp_path: Path) -> None:
+    """Constraints drawn from the solution keep the puzzle unique; each is certified."""
+    puzzle = parse(read_lines("top95.txt")[3])
+    solution = cpsudoku.solve(puzzle).solution
+    assert solution is not None
+    s = solution.cells
+    constraints: list[dict[str, object]] = [
+        {"kind": "even", "cells": [i for i in range(0, 81, 7) if s[i] % 2 == 0]},
+        {"kind": "odd", "cells": [i for i in range(3, 81, 11) if s[i] % 2 == 1]},
+    ]
+    for i in (k for k in range(81) if k % 9 < 8):
+        a, b = s[i], s[i + 1]
+        kind = (
+            "x" if a + b == 10 else "v" if a + b == 5 else "kropki-white" if abs(a - b) == 1 else ""
+        )
+        if kind:
+            constraints.append({"kind": kind, "cells": [i, i + 1]})
+    rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": constraints})
+    cert = certify(Puzzle(rules, puzzle.cells), tmp_path)
+    assert cert.solution.cells == s
+    report = check_certificate(tmp_path)
+    assert report.ok, report.reasons
+    # A manifest whose rules leave the marks out no longer implies the mark clauses.
+    manifest = json.loads((tmp_path / MANIFEST_FILE).read_text())
+    manifest["rules"]["constraints"] = manifest["rules"]["constraints"][:2]
+    (tmp_path / MANIFEST_FILE).write_text(json.dumps(manifest))
+    broken = check_certificate(tmp_path)
+    assert not broken.ok
+    assert "is not a clause of the plain encoding" in broken.reasons[0]
