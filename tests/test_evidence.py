@@ -393,3 +393,14 @@ def test_certificates_of_puzzles_with_marks_and_parity_are_checked(tmp_path: Pat
     broken = check_certificate(tmp_path)
     assert not broken.ok
     assert "is not a clause of the plain encoding" in broken.reasons[0]
+
+
+def test_solve_many_gives_every_multiple_result_its_witnesses() -> None:
+    lines = read_lines("multisolution_tdoku.txt")[:6] + read_lines("top95.txt")[:2]
+    for line, r in zip(lines, cpsudoku.solve_many(lines, jobs=1), strict=True):
+        if r.status is Status.MULTIPLE:
+            assert len(r.solutions) == 2
+            assert r.solutions[0] != r.solutions[1]
+            assert all(is_solution(parse(line), s) for s in r.solutions)
+        else:
+            assert r.solutions == ()

@@ -349,6 +349,9 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
         if row is None:
             # A puzzle the logic pass left undecided has givens known not to clash.
             results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
+        elif row[0] == Status.MULTIPLE.value:
+            # The bulk pass reports one solution: the engine gives the two witnesses.
+            results.append(_solve_one(puzzle, options))
         else:
             status, text, backend, seconds, _error = row
             solution = (
