@@ -111,10 +111,9 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
             banned.setdefault(cell, set()).add(d + 1)
     own = set(fixed) | set(banned)
     for c in rules.constraints:
-        if len(c.cells) <= SMALL and own <= set(c.cells):
-            every = allowed(c, rules)
-            if () not in every and not any(_falsifies(v, c.cells, fixed, banned) for v in every):
-                return True
+        small = len(c.cells) <= SMALL and own <= set(c.cells)
+        if small and not _falsifiable(c, rules, fixed, banned):
+            return True
     options = {}
     for cell in own:
         if cell in fixed:
@@ -125,37 +124,85 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
     return found is False
 
 
-def _falsifies(
-    values: Sequence[int], cells: Sequence[int], fixed: dict[int, int], banned: dict[int, set[int]]
+def _falsifiable(
+    constraint: Constraint, rules: Rules, fixed: dict[int, int], banned: dict[int, set[int]]
 ) -> bool:
-    """True when ``values`` on ``cells`` falsify the clause of ``fixed`` and ``banned``."""
-    for cell, v in zip(cells, values, strict=True):
-        if cell in fixed and fixed[cell] != v:
+    """True when some allowed assignment of ``constraint`` falsifies the clause.
+
+    The clause is given by ``fixed`` (cells its negative literals fix) and ``banned``
+    (values its positive literals rule out); also True when the assignments could not
+    all be listed.
+    """
+    every, index = _indexed(constraint, rules)
+    if () in every:
+        return True
+    position = {cell: p for p, cell in enumerate(constraint.cells)}
+    left: set[int] | None = None
+    for cell in set(fixed) | set(banned):
+        by_value = index[position[cell]]
+        if cell in fixed:
+            values = [fixed[cell]] if fixed[cell] not in banned.get(cell, ()) else []
+        else:
+            values = [v for v in by_value if v not in banned[cell]]
+        ids: set[int] = set().union(*(by_value.get(v, ()) for v in values))
+        left = ids if left is None else left & ids
+        if not left:
             return False
-        if v in banned.get(cell, ()):
-            return False
-    return True
+    return bool(left)
+
+
+@lru_cache(maxsize=256)
+def _indexed(
+    constraint: Constraint, rules: Rules
+) -> tuple[tuple[tuple[int, ...], ...], list[dict[int, frozenset[int]]]]:
+    """:func:`allowed`, and for each cell position and value the assignments having it."""
+    every = allowed(constraint, rules)
+    index: list[dict[int, set[int]]] = [{} for _ in constraint.cells]
+    for k, values in enumerate(every):
+        for p, v in enumerate(values):
+            index[p].setdefault(v, set()).add(k)
+    frozen = [{v: frozenset(ids) for v, ids in by_value.items()} for by_value in index]
+    return every, frozen
 
 
 @lru_cache(maxsize=256)
 def allowed(constraint: Constraint, rules: Rules) -> tuple[tuple[int, ...], ...]:
     """Every assignment of a small constraint's cells that keeps it and the units.
 
-    Found by search, each partial grid pruned by the units and the constraints'
-    ``possible``; at most :data:`MAX_ASSIGNMENTS` (then the list is cut short, and a
-    clause may fail to be shown implied, never wrongly shown).
+    Found by search over the constraint's cells alone, pruned by the constraint's own
+    ``possible`` and by its cells that share a unit (pruning less than the whole
+    rules could only keep more assignments: a clause may then fail to be shown
+    implied, never be shown wrongly). At most :data:`MAX_ASSIGNMENTS`; past that the
+    list ends with ``()``, a marker no clause check passes.
     """
     cells = constraint.cells
     n = rules.n
-    options = {cell: list(range(1, n + 1)) for cell in cells}
+    units_of = rules.units_of
+    share = {
+        i: [j for j in cells if j != i and not set(units_of[i]).isdisjoint(units_of[j])]
+        for i in cells
+    }
+    grid = [0] * rules.cells
     out: list[tuple[int, ...]] = []
+    possible = constraint.possible
 
-    def collect(grid: list[int]) -> bool:
-        out.append(tuple(grid[i] for i in cells))
-        return False
+    def go(k: int) -> bool:
+        if k == len(cells):
+            out.append(tuple(grid[i] for i in cells))
+            return len(out) < MAX_ASSIGNMENTS
+        i = cells[k]
+        for v in range(1, n + 1):
+            if any(grid[j] == v for j in share[i]):
+                continue
+            grid[i] = v
+            if possible(grid, n) and not go(k + 1):
+                grid[i] = 0
+                return False
+        grid[i] = 0
+        return True
 
-    if _search(cells, options, rules, collect) is None:
-        out.append(())  # cut short: a marker no clause check can pass
+    if not go(0):
+        out.append(())
     return tuple(out)
 
 
