@@ -404,3 +404,29 @@ def test_solve_many_gives_every_multiple_result_its_witnesses() -> None:
             assert all(is_solution(parse(line), s) for s in r.solutions)
         else:
             assert r.solutions == ()
+
+
+def _rows(out: Path) -> list[dict[str, object]]:
+    if out.suffix == ".csv":
+        with out.open(newline="") as fh:
+            return list(csv.DictReader(fh))
+    import pyarrow.parquet as pq
+
+    return pq.read_table(out).to_pylist()
+
+
+@pytest.mark.parametrize("name", ["out.csv", "out.parquet"])
+def test_retried_timeouts_get_their_evidence(tmp_path: Path, name: str) -> None:
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    src = _evidence_input(tmp_path)
+    out, certs = tmp_path / name, tmp_path / "certs"
+    base = ["batch", str(src), "-o", str(out), "--certify", str(certs), "--quiet", "--jobs", "1"]
+    slow = ["--backend", "backtrack:naive", "--time-limit", "0.02", "--chunk-size", "3"]
+    assert main([*base, *slow]) in (3, 4)  # some rows time out (and one is invalid)
+    assert "timeout" in [r["status"] for r in _rows(out)]
+    assert main([*base, "--retry-timeouts", "--time-limit", "30"]) == 4
+    rows = _rows(out)
+    assert [r["status"] for r in rows] == ["multiple"] * 3 + ["unique"] * 4 + ["invalid"]
+    assert all(r["solution2"] for r in rows[:3])
+    assert all(check_certificate(certs / str(r["certificate"])).ok for r in rows[3:7])

@@ -184,8 +184,6 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
-    if (args.witnesses or args.certify) and args.retry_timeouts:
-        raise UsageError("--witnesses and --certify do not go with --retry-timeouts")
     options = SolveOptions.checked(  # every mistake is a usage error before any work
         backend_spec(args),
         unique=not args.no_unique,

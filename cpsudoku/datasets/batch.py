@@ -19,7 +19,6 @@ from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record, RecordBlock
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND
-from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike
 from cpsudoku.model.result import Result
 from cpsudoku.model.rules import Rules
@@ -97,8 +96,6 @@ def run_batch(
     """
     from cpsudoku.datasets.output import BatchOutput
 
-    if retry_timeouts and options.witnesses:
-        raise CpSudokuError("--retry-timeouts does not take --witnesses or --certify yet")
     summary = Summary()
     start = time.perf_counter()
     out = BatchOutput(

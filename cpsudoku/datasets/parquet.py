@@ -168,7 +168,8 @@ def rewrite_part(path: str, number: int, rows: dict[int, OutRow]) -> None:
     _, pq = require_pyarrow()
     name = os.path.join(path, part_name(number))
     table = pq.read_table(name)
-    old = list(zip(*(table.column(c).to_pylist() for c in COLUMNS), strict=True))
+    names = table.column_names  # the batch columns, and the evidence ones when written
+    old = list(zip(*(table.column(c).to_pylist() for c in names), strict=True))
     _write_part(name, parquet_bytes([rows.get(row[0], row) for row in old]))
 
 
