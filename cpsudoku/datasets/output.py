@@ -120,8 +120,9 @@ def resume_point(path: str, kind: str, columns: tuple[str, ...] = COLUMNS) -> in
                 if not _starts_output(fields, kind, complete, columns):
                     raise CpSudokuError(
                         f"cannot resume into {path}: it does not start as a batch output of "
-                        f"{kind.upper()} rows does, so it is left untouched; name a new output "
-                        "or drop --resume"
+                        f"{kind.upper()} rows with the columns {','.join(columns)} does, so it "
+                        "is left untouched; name a new output or drop --resume (--witnesses "
+                        "and --certify add two columns: resume with the flags the run had)"
                     )
                 if kind == "csv":
                     if not complete:
