@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import read_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
-from tests.conftest import read_lines
 
 DATA = Path(__file__).parent / "data"
 NINE = [
