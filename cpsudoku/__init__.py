@@ -9,6 +9,15 @@
 from cpsudoku.api import count, count_solutions, solve
 from cpsudoku.datasets.batch import solve_many
 from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
+from cpsudoku.evidence import (
+    Certificate,
+    CertificateError,
+    CheckReport,
+    TrueCandidates,
+    certify,
+    check_certificate,
+    true_candidates,
+)
 from cpsudoku.generate import (
     GeneratedPuzzle,
     GenerationError,
@@ -44,6 +53,9 @@ __all__ = [
     "REGISTRY",
     "BackendUnavailableError",
     "BoxShapeError",
+    "Certificate",
+    "CertificateError",
+    "CheckReport",
     "ConflictingGivensError",
     "Count",
     "CpSudokuError",
@@ -62,11 +74,14 @@ __all__ = [
     "Step",
     "Symmetry",
     "Technique",
+    "TrueCandidates",
     "UnknownBackendError",
     "UnknownSymbolError",
     "ValueOutOfRangeError",
     "WrongLengthError",
     "__version__",
+    "certify",
+    "check_certificate",
     "count",
     "count_solutions",
     "create_backend",
@@ -82,4 +97,5 @@ __all__ = [
     "solve_many",
     "to_grid",
     "to_line",
+    "true_candidates",
 ]

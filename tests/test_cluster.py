@@ -453,3 +453,24 @@ def test_rules_travel_whole_to_worker_processes(scheduler: str, tmp_path: Path) 
     rows = rows_of(out)
     assert [r["status"] for r in rows] == ["unique"] * 6
     assert {r["solution"] for r in rows} == {str(solve(text, box=X).solution)}
+
+
+def test_cluster_certify_matches_local(scheduler: str, tmp_path: Path) -> None:
+    from cpsudoku.evidence import check_certificate
+
+    src = tmp_path / "in.txt"
+    src.write_text(
+        "\n".join(read_lines("multisolution_tdoku.txt")[:2] + read_lines("top95.txt")[:3])
+    )
+    local, remote = tmp_path / "local.csv", tmp_path / "cluster.csv"
+    flags = ["--certify", str(tmp_path / "certs"), "--quiet"]
+    assert main(["batch", str(src), "-o", str(local), "--jobs", "1", *flags]) == 0
+    assert cluster_batch(src, remote, scheduler, *flags) == 0
+    here, there = rows_of(local), rows_of(remote)
+    assert list(there[0])[-2:] == ["solution2", "certificate"]
+    assert [(r["status"], r["solution2"] != "") for r in there] == [
+        (r["status"], r["solution2"] != "") for r in here
+    ]
+    for row in there:
+        if row["status"] == "unique":
+            assert check_certificate(tmp_path / "certs" / row["certificate"]).ok

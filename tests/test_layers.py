@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engines",),
     ("rating",),
     ("generate",),
+    ("evidence",),
     ("datasets",),
     ("bench",),
     ("api",),

@@ -177,8 +177,18 @@ def write_reports(run: BenchRun, out: Path, argv: Sequence[str]) -> list[str]:
     cells = summarize(run)
     write_results_csv(run, out / "results.csv")
     (out / "summary.md").write_text(summary_markdown(run, cells, machine), encoding="utf-8")
+    from cpsudoku.evidence.provenance import provenance
+
+    made = provenance(
+        engine=" ".join(run.engines),
+        parameters={"time_limit": run.time_limit},
+        inputs=[ds.path for ds in run.datasets],
+        argv=["cpsudoku", "bench", *argv],
+    )
     (out / "machine.json").write_text(
-        json.dumps({**machine, "seconds": round(run.seconds, 1)}, indent=2) + "\n", encoding="utf-8"
+        json.dumps({**machine, "seconds": round(run.seconds, 1), "provenance": made}, indent=2)
+        + "\n",
+        encoding="utf-8",
     )
     written = ["summary.md", "results.csv", "machine.json"]
     if can_plot():

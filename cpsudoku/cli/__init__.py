@@ -33,6 +33,7 @@ from cpsudoku.cli.common import (
     Command,
     UsageError,
 )
+from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
 from cpsudoku.engines import native_built
@@ -48,8 +49,20 @@ COMMANDS: dict[str, Command] = {
     name: PUZZLE_COMMANDS.get(name)
     or BATCH_COMMANDS.get(name)
     or BENCH_COMMANDS.get(name)
+    or EVIDENCE_COMMANDS.get(name)
     or MAKING_COMMANDS[name]
-    for name in ("solve", "count", "batch", "bench", "export", "generate", "rate")
+    for name in (
+        "solve",
+        "count",
+        "batch",
+        "bench",
+        "export",
+        "generate",
+        "rate",
+        "certify",
+        "check-certificate",
+        "candidates",
+    )
 }
 
 

@@ -22,6 +22,7 @@ from cpsudoku.cli.common import (
     check_time_limit_option,
     refuse_overwrite,
 )
+from cpsudoku.evidence.provenance import now
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Status
 
@@ -91,6 +92,18 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="send every record to the engine (default: the whole-array logic pass decides "
         "what singles and locked candidates can, backend logic)",
+    )
+    p.add_argument(
+        "--witnesses",
+        action="store_true",
+        help="add the columns solution2 (a second verified solution of every multiple "
+        "record) and certificate",
+    )
+    p.add_argument(
+        "--certify",
+        metavar="DIR",
+        help="write a checkable certificate of every unique record into DIR (one zip "
+        "archive per chunk), named in the certificate column; implies --witnesses",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
@@ -179,7 +192,10 @@ def _run_batch(args: argparse.Namespace) -> int:
         verify_with=args.verify_with,
         presolve=not args.no_presolve,
         symbols=args.symbols,
+        witnesses=args.witnesses,
+        certify=args.certify,
     )
+    started = now()
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
     records = read_records(args.input)
@@ -205,6 +221,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.input}: {exc.strerror or exc}") from None
     except (EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:  # truncated or corrupt
         raise UsageError(f"cannot read {args.input}: {exc}") from None
+    _write_provenance(args, options, started)
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
         if summary.zeros and args.symbols is None:
@@ -215,6 +232,26 @@ def _run_batch(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return batch_exit_code(summary)
+
+
+def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: str) -> None:
+    """Write the output's provenance sidecar (none for standard output)."""
+    from dataclasses import asdict
+
+    from cpsudoku.evidence.provenance import provenance, write_sidecar
+
+    parameters = {k: v for k, v in asdict(options).items() if k not in ("backend", "rules")}
+    if options.rules is not None:
+        parameters["rules"] = options.rules.spec()
+    parameters.update(jobs=args.jobs, resume=args.resume, scheduler=args.scheduler)
+    meta = provenance(
+        engine=options.backend,
+        parameters=parameters,
+        input_path=args.input,
+        started=started,
+        argv=["cpsudoku", *sys.argv[1:]] if sys.argv[1:2] == ["batch"] else None,
+    )
+    write_sidecar(args.output, meta)
 
 
 def batch_exit_code(summary: Summary) -> int:

@@ -57,6 +57,8 @@ def _run_solve(args: argparse.Namespace) -> int:
         record = result.to_dict()
         if result.solution is not None:
             record["solution"] = result.solution.line(args.symbols)
+        if result.solutions:
+            record["solutions"] = [s.line(args.symbols) for s in result.solutions]
         print(json.dumps(record))
     else:
         if result.solution is not None:

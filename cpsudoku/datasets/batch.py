@@ -105,6 +105,7 @@ def run_batch(
         retry_timeouts=retry_timeouts,
         progress=progress,
         total=total,
+        columns=options.columns,
     )
     try:
         work = partial(solve_and_encode, kind=out.encoding)

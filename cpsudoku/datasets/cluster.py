@@ -255,6 +255,11 @@ def _solve_partition(
     out: list[OutRow] = [
         (rec.index, rec.puzzle, *row) for rec, row in zip(records, rows, strict=True)
     ]
+    if options.witnesses:  # the evidence columns (certificates: DIR must be shared storage)
+        from cpsudoku.datasets.evidence import evidence_columns
+
+        extra = evidence_columns(records, rows, options)
+        out = [(*o, *e) for o, e in zip(out, extra, strict=True)]  # type: ignore[misc]
     return encode_rows(out, kind), seconds, f"{socket.gethostname()}:{os.getpid()}", backend
 
 
@@ -612,6 +617,7 @@ def run_cluster_batch(
             retry_timeouts=retry_timeouts,
             progress=progress,
             total=total,
+            columns=options.columns,
         )
         try:
             for block in solve_on_cluster(

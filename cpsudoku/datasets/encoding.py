@@ -58,7 +58,17 @@ def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
         payload = parquet_bytes(rows)
     elif kind == "jsonl":  # the types of `solve --json`: seconds a number, null for none
         payload = format_rows(
-            [(*row[:3], row[3] or None, row[4], round(row[5], 6), row[6] or None) for row in rows],
+            [
+                (
+                    *row[:3],
+                    row[3] or None,
+                    row[4],
+                    round(row[5], 6),
+                    row[6] or None,
+                    *(value or None for value in list(row)[7:]),  # evidence columns
+                )
+                for row in rows
+            ],
             kind,
         )
     else:

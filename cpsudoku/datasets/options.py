@@ -33,6 +33,10 @@ class SolveOptions:
         native_budget: search nodes the compiled engine's bulk pass spends on a puzzle
             before the engine takes it; None for the default
             (:func:`cpsudoku.datasets.solving.native_budget`).
+        witnesses: add the evidence columns; ``solution2`` holds a second verified
+            solution of every ``multiple`` record.
+        certify: a folder for one certificate per ``unique`` record (one zip archive
+            per chunk), named in the ``certificate`` column; implies ``witnesses``.
     """
 
     backend: str = DEFAULT_BACKEND
@@ -43,6 +47,15 @@ class SolveOptions:
     presolve: bool = True
     symbols: str | None = None
     native_budget: int | None = None
+    witnesses: bool = False
+    certify: str | None = None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The output's columns: the evidence columns too with witnesses or certify."""
+        from cpsudoku.datasets.rows import COLUMNS, EVIDENCE_OUTPUT_COLUMNS
+
+        return EVIDENCE_OUTPUT_COLUMNS if self.witnesses or self.certify else COLUMNS
 
     @classmethod
     def checked(
@@ -55,6 +68,8 @@ class SolveOptions:
         verify_with: str | None = None,
         presolve: bool = True,
         symbols: str | None = None,
+        witnesses: bool = False,
+        certify: str | None = None,
     ) -> SolveOptions:
         """Options checked whole: a mistake fails here, not in a worker after hours.
 
@@ -76,4 +91,14 @@ class SolveOptions:
         rules = as_rules(box)
         if symbols is not None:
             symbols_geometry(symbols, rules)
-        return cls(backend, unique, time_limit, rules, verify_with, presolve, symbols)
+        return cls(
+            backend,
+            unique,
+            time_limit,
+            rules,
+            verify_with,
+            presolve,
+            symbols,
+            witnesses=witnesses or certify is not None,
+            certify=certify,
+        )

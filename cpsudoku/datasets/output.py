@@ -97,7 +97,7 @@ class Summary:
         return text
 
 
-def resume_point(path: str, kind: str) -> int:
+def resume_point(path: str, kind: str, columns: tuple[str, ...] = COLUMNS) -> int:
     """Keep the complete rows of an earlier run's output; return how many there are.
 
     Rows are checked one by one (whole, right field count, consecutive index); the
@@ -117,18 +117,19 @@ def resume_point(path: str, kind: str) -> int:
         for fields, end, complete in rows:
             if first:
                 first = False
-                if not _starts_output(fields, kind, complete):
+                if not _starts_output(fields, kind, complete, columns):
                     raise CpSudokuError(
                         f"cannot resume into {path}: it does not start as a batch output of "
-                        f"{kind.upper()} rows does, so it is left untouched; name a new output "
-                        "or drop --resume"
+                        f"{kind.upper()} rows with the columns {','.join(columns)} does, so it "
+                        "is left untouched; name a new output or drop --resume (--witnesses "
+                        "and --certify add two columns: resume with the flags the run had)"
                     )
                 if kind == "csv":
                     if not complete:
                         break
                     good_end = end  # the header
                     continue
-            if not complete or not _row_ok(fields, kind, kept):
+            if not complete or not _row_ok(fields, kind, kept, columns):
                 break
             kept += 1
             good_end = end
@@ -177,7 +178,9 @@ def _jsonl_rows(fh: IO[bytes]) -> Iterator[_Parsed]:
         yield row, consumed, raw.endswith(b"\n")
 
 
-def _starts_output(first: Any, kind: str, complete: bool) -> bool:
+def _starts_output(
+    first: Any, kind: str, complete: bool, columns: tuple[str, ...] = COLUMNS
+) -> bool:
     """Whether ``first``, the first row of a file, is how a batch output starts.
 
     That is the header for CSV (or its start, cut short by a crash), row 0 for JSONL
@@ -186,11 +189,11 @@ def _starts_output(first: Any, kind: str, complete: bool) -> bool:
     if kind == "csv":
         if first is None:
             return False
-        header = list(COLUMNS)
+        header = list(columns)
         if complete:
             return bool(first == header)
         return len(first) <= len(header) and header[: len(first)][:-1] == first[:-1]
-    return _row_ok(first, kind, 0) or not complete
+    return _row_ok(first, kind, 0, columns) or not complete
 
 
 def kept_rows(path: str, kind: str, kept: int) -> Iterator[tuple[str, str, str | None]]:
@@ -220,15 +223,15 @@ def old_rows(path: str, kind: str, kept: int) -> Iterator[bytes]:
             done = end
 
 
-def _row_ok(fields: Any, kind: str, index: int) -> bool:
+def _row_ok(fields: Any, kind: str, index: int, columns: tuple[str, ...] = COLUMNS) -> bool:
     """Whether a parsed row is the output row numbered ``index``."""
     if kind == "jsonl":
         return (
             isinstance(fields, dict)
             and fields.get("index") == index
-            and set(fields) == set(COLUMNS)
+            and set(fields) == set(columns)
         )
-    return isinstance(fields, list) and len(fields) == len(COLUMNS) and fields[0] == str(index)
+    return isinstance(fields, list) and len(fields) == len(columns) and fields[0] == str(index)
 
 
 class _RowWriter:
@@ -238,7 +241,13 @@ class _RowWriter:
     output, so it is never taken for a problem with the input.
     """
 
-    def __init__(self, path: str, append: bool, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        append: bool,
+        kind: str | None = None,
+        columns: tuple[str, ...] = COLUMNS,
+    ) -> None:
         self.kind = kind or output_kind(path)
         self.name = "standard output" if path == "-" else path
         self.stream: IO[str]
@@ -249,7 +258,7 @@ class _RowWriter:
             self.stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
             self._own = True
         if self.kind == "csv" and not append:
-            self.put(",".join(COLUMNS) + "\n")
+            self.put(",".join(columns) + "\n")
 
     def put(self, text: str) -> None:
         """Write ``text`` and flush it, naming the output in any error."""
@@ -280,8 +289,10 @@ def _progress(total: int | None, enabled: bool) -> Any:
 class _TextWriter:
     """The local engine's CSV/JSONL writer, fed encoded chunks."""
 
-    def __init__(self, path: str, append: bool, kind: str) -> None:
-        self.inner = _RowWriter(path, append, kind)
+    def __init__(
+        self, path: str, append: bool, kind: str, columns: tuple[str, ...] = COLUMNS
+    ) -> None:
+        self.inner = _RowWriter(path, append, kind, columns)
 
     def write_encoded(self, block: EncodedRows) -> None:
         if not isinstance(block.payload, str):
@@ -313,6 +324,8 @@ class BatchOutput:
         retry_timeouts: solve the kept ``timeout`` rows again.
         progress: show a progress bar on stderr.
         total: number of records expected, for the bar's ETA (None when unknown).
+        columns: the output's columns: :data:`~cpsudoku.datasets.rows.COLUMNS`, or
+            with the evidence columns (``--witnesses``, ``--certify``).
 
     Call :meth:`finish` after the last chunk, then :meth:`close` (also on errors).
     """
@@ -326,6 +339,7 @@ class BatchOutput:
         retry_timeouts: bool = False,
         progress: bool = False,
         total: int | None = None,
+        columns: tuple[str, ...] = COLUMNS,
     ) -> None:
         self.kind = output_kind(path)
         self.summary = summary
@@ -343,7 +357,7 @@ class BatchOutput:
                 self.kept, self.parts, self._ranges = parquet_resume_point(path)
             self.writer = ParquetPartsWriter(path, self.parts)
         elif resume and os.path.exists(path):
-            self.kept = resume_point(path, self.kind)
+            self.kept = resume_point(path, self.kind, columns)
         #: Kept rows are being retried: workers hand back rows, merged here.
         self.retrying = retry_timeouts and self.kept > 0
         #: What the workers encode chunks as.
@@ -359,7 +373,7 @@ class BatchOutput:
                 target = self._temp = _temporary_name(path)
                 self._old = old_rows(path, self.kind, self.kept)
             self.writer = _TextWriter(
-                target, append=self.kept > 0 and not self.retrying, kind=self.kind
+                target, append=self.kept > 0 and not self.retrying, kind=self.kind, columns=columns
             )
         self.bar: Any = _progress(total, progress)
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.datasets.rows import COLUMNS, OutRow
+from cpsudoku.datasets.rows import COLUMNS, OutRow, columns_of
 from cpsudoku.model.errors import CpSudokuError, file_named
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ def require_pyarrow() -> tuple[ModuleType, ModuleType]:
     return pyarrow, pyarrow.parquet
 
 
-def _schema(pa: ModuleType) -> Any:
-    """The Arrow schema of the batch columns."""
+def _schema(pa: ModuleType, columns: Sequence[str] = COLUMNS) -> Any:
+    """The Arrow schema of the batch columns (and the evidence columns, when present)."""
     return pa.schema(
         [
             ("index", pa.int64()),
@@ -59,6 +59,7 @@ def _schema(pa: ModuleType) -> Any:
             ("backend", pa.string()),
             ("seconds", pa.float64()),
             ("error", pa.string()),
+            *((name, pa.string()) for name in columns[len(COLUMNS) :]),
         ]
     )
 
@@ -66,10 +67,11 @@ def _schema(pa: ModuleType) -> Any:
 def parquet_bytes(rows: Sequence[OutRow]) -> bytes:
     """``rows`` as one whole Parquet file, in memory."""
     pa, pq = require_pyarrow()
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    names = columns_of(rows[0]) if rows else COLUMNS
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
     table = pa.table(
-        {name: list(values) for name, values in zip(COLUMNS, columns, strict=True)},
-        schema=_schema(pa),
+        {name: list(values) for name, values in zip(names, columns, strict=True)},
+        schema=_schema(pa, names),
     )
     sink = io.BytesIO()
     pq.write_table(table, sink)
@@ -166,7 +168,8 @@ def rewrite_part(path: str, number: int, rows: dict[int, OutRow]) -> None:
     _, pq = require_pyarrow()
     name = os.path.join(path, part_name(number))
     table = pq.read_table(name)
-    old = list(zip(*(table.column(c).to_pylist() for c in COLUMNS), strict=True))
+    names = table.column_names  # the batch columns, and the evidence ones when written
+    old = list(zip(*(table.column(c).to_pylist() for c in names), strict=True))
     _write_part(name, parquet_bytes([rows.get(row[0], row) for row in old]))
 
 

@@ -10,6 +10,19 @@ from operator import itemgetter
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
 
+#: The columns ``--witnesses`` / ``--certify DIR`` add at the end: a second solution
+#: of a ``multiple`` record, and the certificate of a ``unique`` one (``ARCHIVE/INDEX``).
+EVIDENCE_COLUMNS = ("solution2", "certificate")
+
+#: Columns of batch output with the evidence columns.
+EVIDENCE_OUTPUT_COLUMNS = COLUMNS + EVIDENCE_COLUMNS
+
+
+def columns_of(row: Sequence[object]) -> tuple[str, ...]:
+    """The columns of a full output row, by its length (evidence columns or not)."""
+    return COLUMNS if len(row) == len(COLUMNS) else EVIDENCE_OUTPUT_COLUMNS
+
+
 #: A batch row without its index and puzzle: status, solution, backend, seconds, error.
 Row = tuple[str, str, str, float, str]
 
@@ -66,8 +79,19 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     seconds column (a float) is written with six decimals.
     """
     if kind == "jsonl":
-        return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
+        return "".join(
+            json.dumps(dict(zip(columns_of(row), row, strict=True))) + "\n" for row in rows
+        )
     field = _csv_field
+    if rows and len(rows[0]) != len(COLUMNS):  # evidence columns: the general path
+        return "".join(
+            ",".join(
+                f"{v:.6f}" if isinstance(v, float) else field("" if v is None else str(v))
+                for v in row
+            )
+            + "\n"
+            for row in rows
+        )
     # One look at the puzzle, solution and backend columns of the whole block: where
     # none needs quotes (nearly always), no field of them is looked at again.
     if all(_plain(map(itemgetter(k), rows)) for k in (1, 3, 4)):  # type: ignore[arg-type]

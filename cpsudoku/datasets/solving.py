@@ -391,6 +391,9 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
         if row is None:
             # A puzzle the logic pass left undecided has givens known not to clash.
             results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
+        elif row[0] == Status.MULTIPLE.value:
+            # The bulk pass reports one solution: the engine gives the two witnesses.
+            results.append(_solve_one(puzzle, options))
         else:
             status, text, backend, seconds, _error = row
             solution = (
@@ -410,6 +413,17 @@ def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str
     from cpsudoku.datasets.encoding import encode_rows
 
     rows = solve_records(records, options)
+    if options.witnesses:  # the evidence columns: solution2 and certificate
+        from cpsudoku.datasets.evidence import evidence_columns
+
+        extra = evidence_columns(records, rows, options)
+        return encode_rows(
+            [
+                (record.index, record.puzzle, *row, *more)  # type: ignore[misc]
+                for record, row, more in zip(records, rows, extra, strict=True)
+            ],
+            kind,
+        )
     return encode_rows(
         [(record.index, record.puzzle, *row) for record, row in zip(records, rows, strict=True)],
         kind,

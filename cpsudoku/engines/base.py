@@ -220,6 +220,7 @@ class Backend(ABC):
             time.perf_counter() - start,
             "time limit reached" if status is Status.TIMEOUT else None,
             found.stats,
+            tuple(solutions[:2]) if status is Status.MULTIPLE else (),
         )
 
     def count(

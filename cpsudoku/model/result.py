@@ -50,6 +50,9 @@ class Result:
         error: why the input is invalid (status ``invalid``), else None.
         stats: engine counters, e.g. ``conflicts``/``decisions`` (SAT),
             ``branches``/``conflicts`` (CP-SAT), ``nodes``/``guesses`` (backtracking).
+        solutions: with status ``multiple``, two distinct verified solutions (the
+            witnesses that show the puzzle is not unique; the first is ``solution``);
+            empty otherwise.
     """
 
     status: Status
@@ -58,16 +61,23 @@ class Result:
     seconds: float = 0.0
     error: str | None = None
     stats: Mapping[str, int] = field(default_factory=dict)
+    solutions: tuple[Puzzle, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form used by ``cpsudoku solve --json``."""
-        return {
+        """The JSON form used by ``cpsudoku solve --json``.
+
+        ``solutions`` (the two witnesses) is there only with status ``multiple``.
+        """
+        out: dict[str, object] = {
             "status": str(self.status),
             "solution": None if self.solution is None else str(self.solution),
             "backend": self.backend,
             "seconds": round(self.seconds, 6),
             "error": self.error,
         }
+        if self.solutions:
+            out["solutions"] = [str(s) for s in self.solutions]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,327 @@
+"""The plain, textbook Sudoku CNF that certificates are checked against.
+
+Written apart from :mod:`cpsudoku.encode.cnf` on purpose (no code shared with the fast
+encoder): a bug there must not be repeated here. The rules, straight from their
+statement, over the units of the puzzle's :class:`~cpsudoku.model.rules.Rules`:
+
+- every cell holds at least one value, and at most one (pairwise);
+- every unit holds each value at most once (pairwise), and, when it has n cells, at
+  least once.
+
+Variables: cell ``i`` (row-major, 0-based) holds value ``d`` is ``i * n + d``.
+
+Constraints beyond the units (killer cages, anti-knight, ...) have no clause list
+here: :func:`implied_by_constraints` checks a clause *semantically* instead, by
+enumerating the values of the cells it speaks of and asking each constraint's own
+partial-grid check (``Constraint.possible``, the backtracking oracle's, not the
+encoder's) whether an assignment that falsifies the clause can still keep the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
+
+from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
+
+Clause = tuple[int, ...]
+
+#: The most value assignments :func:`implied_by_constraints` enumerates for one clause.
+MAX_ASSIGNMENTS = 200_000
+
+
+def plain_clauses(rules: Rules) -> Iterator[Clause]:
+    """The textbook clauses of ``rules``' cells and units (no constraints, no givens)."""
+    n = rules.n
+    values = range(1, n + 1)
+    for i in range(rules.cells):
+        cell = [i * n + d for d in values]
+        yield tuple(cell)
+        yield from _at_most_one(cell)
+    for unit in rules.unit_cells:
+        for d in values:
+            lits = [i * n + d for i in unit]
+            if len(unit) == n:
+                yield tuple(lits)
+            yield from _at_most_one(lits)
+
+
+def _at_most_one(lits: Sequence[int]) -> Iterator[Clause]:
+    """Every pair of ``lits`` not both true."""
+    for a in range(len(lits)):
+        for b in range(a + 1, len(lits)):
+            yield (-lits[a], -lits[b])
+
+
+def reduced_by_givens(clauses: Iterable[Clause], puzzle: Puzzle) -> set[frozenset[int]]:
+    """The clauses the givens imply at once, as literal sets (order does not matter).
+
+    The givens' first round of unit propagation: each given is true, and so is the
+    other literal of every binary clause holding its negation (its cell's other
+    values, its value elsewhere in its units). The set holds each clause with no true
+    literal, its false literals taken out; each given as a unit clause; and each
+    literal made false, negated, as a unit clause. Every one follows from the clauses
+    and the givens.
+    """
+    n = puzzle.n
+    givens = {i * n + v for i, v in enumerate(puzzle.cells) if v}
+    every = list(clauses)
+    true = set(givens)
+    for c in every:
+        if len(c) == 2:
+            a, b = c
+            if -a in givens:
+                true.add(b)
+            elif -b in givens:
+                true.add(a)
+    out = {frozenset((g,)) for g in givens}
+    out.update(frozenset((t,)) for t in true)
+    for c in every:
+        if true.isdisjoint(c):
+            out.add(frozenset(x for x in c if -x not in true))
+    return out
+
+
+def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
+    """True when every grid that keeps ``rules`` satisfies ``clause`` (cell literals only).
+
+    Searches for values of the clause's cells that falsify it (a negative literal fixes
+    its cell's value, positive ones rule values out), together with every cell of each
+    small constraint (up to :data:`SMALL` cells, a cage) that holds all of them, that
+    can still keep the rules: no value twice in a unit, and each constraint's
+    ``possible`` on the grid holding just those cells. The clause is implied when there
+    are none. False (not shown) when a literal is no cell literal or the search passes
+    :data:`MAX_ASSIGNMENTS` leaves.
+    """
+    n = rules.n
+    fixed: dict[int, int] = {}
+    banned: dict[int, set[int]] = {}
+    for lit in clause:
+        v = abs(lit)
+        if not 1 <= v <= n * rules.cells:
+            return False
+        cell, d = divmod(v - 1, n)
+        if lit < 0:
+            if fixed.get(cell, d + 1) != d + 1:
+                return True  # two values of one cell: no grid falsifies the clause
+            fixed[cell] = d + 1
+        else:
+            banned.setdefault(cell, set()).add(d + 1)
+    own = set(fixed) | set(banned)
+    for c in rules.constraints:
+        small = len(c.cells) <= SMALL and own <= set(c.cells)
+        if small and not _falsifiable(c, rules, fixed, banned):
+            return True
+    options = {}
+    for cell in own:
+        if cell in fixed:
+            options[cell] = [fixed[cell]] if fixed[cell] not in banned.get(cell, ()) else []
+        else:
+            options[cell] = [d for d in range(1, n + 1) if d not in banned.get(cell, ())]
+    found = _search(sorted(own), options, rules, lambda grid: True)
+    return found is False
+
+
+def _falsifiable(
+    constraint: Constraint, rules: Rules, fixed: dict[int, int], banned: dict[int, set[int]]
+) -> bool:
+    """True when some allowed assignment of ``constraint`` falsifies the clause.
+
+    The clause is given by ``fixed`` (cells its negative literals fix) and ``banned``
+    (values its positive literals rule out); also True when the assignments could not
+    all be listed.
+    """
+    every, index = _indexed(constraint, rules)
+    if () in every:
+        return True
+    position = {cell: p for p, cell in enumerate(constraint.cells)}
+    left: set[int] | None = None
+    for cell in set(fixed) | set(banned):
+        by_value = index[position[cell]]
+        if cell in fixed:
+            values = [fixed[cell]] if fixed[cell] not in banned.get(cell, ()) else []
+        else:
+            values = [v for v in by_value if v not in banned[cell]]
+        ids: set[int] = set().union(*(by_value.get(v, ()) for v in values))
+        left = ids if left is None else left & ids
+        if not left:
+            return False
+    return bool(left)
+
+
+@lru_cache(maxsize=256)
+def _indexed(
+    constraint: Constraint, rules: Rules
+) -> tuple[tuple[tuple[int, ...], ...], list[dict[int, frozenset[int]]]]:
+    """:func:`allowed`, and for each cell position and value the assignments having it."""
+    every = allowed(constraint, rules)
+    index: list[dict[int, set[int]]] = [{} for _ in constraint.cells]
+    for k, values in enumerate(every):
+        for p, v in enumerate(values):
+            index[p].setdefault(v, set()).add(k)
+    frozen = [{v: frozenset(ids) for v, ids in by_value.items()} for by_value in index]
+    return every, frozen
+
+
+@lru_cache(maxsize=256)
+def allowed(constraint: Constraint, rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Every assignment of a small constraint's cells that keeps it and the units.
+
+    Found by search over the constraint's cells alone, pruned by the constraint's own
+    ``possible`` and by its cells that share a unit (pruning less than the whole
+    rules could only keep more assignments: a clause may then fail to be shown
+    implied, never be shown wrongly). At most :data:`MAX_ASSIGNMENTS`; past that the
+    list ends with ``()``, a marker no clause check passes.
+    """
+    cells = constraint.cells
+    n = rules.n
+    units_of = rules.units_of
+    share = {
+        i: [j for j in cells if j != i and not set(units_of[i]).isdisjoint(units_of[j])]
+        for i in cells
+    }
+    grid = [0] * rules.cells
+    out: list[tuple[int, ...]] = []
+    possible = constraint.possible
+
+    def go(k: int) -> bool:
+        if k == len(cells):
+            out.append(tuple(grid[i] for i in cells))
+            return len(out) < MAX_ASSIGNMENTS
+        i = cells[k]
+        for v in range(1, n + 1):
+            if any(grid[j] == v for j in share[i]):
+                continue
+            grid[i] = v
+            if possible(grid, n) and not go(k + 1):
+                grid[i] = 0
+                return False
+        grid[i] = 0
+        return True
+
+    if not go(0):
+        out.append(())
+    return tuple(out)
+
+
+#: The most cells of a constraint whose every cell :func:`implied_by_constraints` adds.
+SMALL = 9
+
+
+def _search(
+    cells: Sequence[int],
+    options: dict[int, list[int]],
+    rules: Rules,
+    leaf: Callable[[list[int]], bool],
+) -> bool | None:
+    """True when some assignment of ``cells`` keeps the rules and ``leaf`` accepts it.
+
+    Cells are assigned in order from ``options``, each partial grid pruned by the
+    rules. None when more than :data:`MAX_ASSIGNMENTS` leaves would be needed.
+    """
+    grid = [0] * rules.cells
+    touching = _constraints_by_cell(rules)
+    budget = [MAX_ASSIGNMENTS]
+
+    def go(k: int) -> bool | None:
+        if k == len(cells):
+            budget[0] -= 1
+            return None if budget[0] < 0 else leaf(grid)
+        cell = cells[k]
+        for v in options[cell]:
+            grid[cell] = v
+            if _keeps(grid, cell, rules, touching[cell]):
+                found = go(k + 1)
+                if found is not False:
+                    grid[cell] = 0
+                    return found
+        grid[cell] = 0
+        return False
+
+    return go(0)
+
+
+def _constraints_by_cell(rules: Rules) -> list[list[Constraint]]:
+    """For each cell, the constraints that speak of it."""
+    out: list[list[Constraint]] = [[] for _ in range(rules.cells)]
+    for c in rules.constraints:
+        for i in c.cells:
+            out[i].append(c)
+    return out
+
+
+def _keeps(grid: Sequence[int], cell: int, rules: Rules, constraints: list[Constraint]) -> bool:
+    """True when the partial ``grid``, just given ``cell``'s value, can still keep the rules."""
+    v = grid[cell]
+    unit_cells = rules.unit_cells
+    for u in rules.units_of[cell]:
+        if any(j != cell and grid[j] == v for j in unit_cells[u]):
+            return False
+    n = rules.n
+    return all(c.possible(grid, n) for c in constraints)
+
+
+def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
+    """True when the clauses, which share auxiliary variables, never rule out a grid.
+
+    ``clauses`` mention cell literals and auxiliary variables (above ``n**3``). They
+    are shown harmless when every assignment of their cells' values that can keep the
+    rules (searched cell by cell, pruned by the rules) leaves the clauses satisfiable
+    by some values of the auxiliary variables. Adding such clauses to a formula keeps
+    every one of its grids. False (not shown) past :data:`MAX_ASSIGNMENTS` leaves.
+    """
+    n = rules.n
+    top = n * rules.cells
+    cells = sorted({(abs(x) - 1) // n for c in clauses for x in c if abs(x) <= top})
+    for c in rules.constraints:
+        if len(c.cells) <= SMALL and set(cells) <= set(c.cells):
+            grid = [0] * rules.cells
+            for values in allowed(c, rules):
+                if not values:
+                    return False  # the list was cut short
+                for cell, v in zip(c.cells, values, strict=True):
+                    grid[cell] = v
+                if not _aux_satisfiable(clauses, grid, n, top):
+                    return False
+            return True
+    options = {cell: list(range(1, n + 1)) for cell in cells}
+    found = _search(cells, options, rules, lambda grid: not _aux_satisfiable(clauses, grid, n, top))
+    return found is False
+
+
+def _aux_satisfiable(clauses: Sequence[Clause], grid: Sequence[int], n: int, top: int) -> bool:
+    """True when ``clauses`` can be satisfied by auxiliary values, the cells as in ``grid``."""
+    left: list[list[int]] = []
+    for c in clauses:
+        rest = []
+        done = False
+        for x in c:
+            v = abs(x)
+            if v <= top:
+                cell, d = divmod(v - 1, n)
+                if (grid[cell] == d + 1) == (x > 0):
+                    done = True
+                    break
+            else:
+                rest.append(x)
+        if not done:
+            if not rest:
+                return False
+            left.append(rest)
+    return _dpll(left)
+
+
+def _dpll(clauses: list[list[int]]) -> bool:
+    """A tiny satisfiability test for a handful of auxiliary variables."""
+    if not clauses:
+        return True
+    if any(not c for c in clauses):
+        return False
+    x = clauses[0][0]
+    for lit in (x, -x):
+        reduced = [[y for y in c if y != -lit] for c in clauses if lit not in c]
+        if _dpll(reduced):
+            return True
+    return False
