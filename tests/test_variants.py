@@ -214,3 +214,17 @@ def test_a_batch_of_jigsaw_and_x_puzzles_goes_through_the_bulk_passes(tmp_path: 
             got = list(csv.DictReader(fh))
         assert [g["solution"] for g in got] == [r["solution"] for r in rows]
         assert {g["status"] for g in got} == {"unique"}
+
+
+def test_certificates_cover_the_lines_and_dots_and_refuse_the_sums_by_name(tmp_path: Path) -> None:
+    from cpsudoku import CertificateError, certify, check_certificate
+
+    for row in SAMPLE:
+        puzzle = parse(json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]}))
+        folder = tmp_path / row["family"]
+        if row["family"] in ("little-killer", "arrow", "sandwich"):
+            with pytest.raises(CertificateError, match=f"do not cover {row['family']}"):
+                certify(puzzle, folder)
+        elif row["family"] in ("thermometer", "kropki", "xv", "x", "jigsaw"):
+            certify(puzzle, folder)
+            assert check_certificate(folder).ok, row["family"]
