@@ -1,0 +1,257 @@
+"""The exact minlex form, in plain Python: the reference the compiled search mirrors.
+
+The minlex form of a grid is, over every transformation (see
+:class:`~cpsudoku.canon.transform.Transformation`) and every relabelling of the
+digits, the lexicographically smallest string of its cells read row by row, ``0`` for
+an empty cell (which sorts first). For a fixed transformation the best relabelling
+numbers the digits in their order of first appearance, so the search only chooses the
+transformation:
+
+1. the first output row: every row of the grid (and of its transpose, for square
+   boxes); its best form over the column permutations is known in advance (stacks with
+   fewer givens first, givens last in their stack), which bounds the search at once;
+2. the columns, one output column at a time (a stack first, then its columns),
+   each choice writing one cell of the first row;
+3. the other rows, one output row at a time (a band first, then its rows).
+
+Every written cell is compared with the best string found so far: larger prunes the
+branch, smaller makes it the new best. Every leaf equal to the final best is an
+automorphism (a transformation mapping the grid onto its own form, relabelled), so
+their count comes out of the same search.
+
+This module is readable rather than fast: the compiled ``_minlex`` runs the same
+search, and the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cpsudoku.canon.transform import Transformation
+
+#: Larger than every label: the best string's still unknown tail.
+_UNKNOWN = 1 << 30
+
+
+def first_row_bound(lines: Sequence[Sequence[int]], stack: int) -> list[int]:
+    """The smallest relabelled first row any of ``lines`` can give.
+
+    A line's best form puts its stacks in increasing order of givens and, in each
+    stack, the empty cells first; the givens are then numbered 1, 2, ... in order.
+    """
+    best: list[int] | None = None
+    for line in lines:
+        counts = sorted(
+            sum(1 for v in line[s : s + stack] if v) for s in range(0, len(line), stack)
+        )
+        row: list[int] = []
+        label = 0
+        for k in counts:
+            row += [0] * (stack - k)
+            row += range(label + 1, label + k + 1)
+            label += k
+        if best is None or row < best:
+            best = row
+    assert best is not None
+    return best
+
+
+@dataclass
+class MinlexResult:
+    """What :func:`minlex` finds: the form, one transformation to it, the automorphisms."""
+
+    cells: tuple[int, ...]
+    transformation: Transformation
+    automorphisms: int
+
+
+class _Search:
+    """One minlex search over a grid; see the module docstring."""
+
+    def __init__(self, cells: Sequence[int], box_rows: int, box_cols: int) -> None:
+        n = box_rows * box_cols
+        self.n, self.br, self.bc = n, box_rows, box_cols
+        grid = [list(cells[r * n : (r + 1) * n]) for r in range(n)]
+        self.grids = [grid]
+        if box_rows == box_cols:
+            self.grids.append([list(col) for col in zip(*grid, strict=True)])
+        self.best = [_UNKNOWN] * (n * n)
+        lines = [row for g in self.grids for row in g]
+        self.best[:n] = first_row_bound(lines, box_cols)
+        self.label = [0] * (n + 1)
+        self.next_label = 1
+        self.count = 0
+        self.found: tuple[int, list[int], list[int], list[int]] | None = None
+        self.grid = grid
+        self.t = 0
+        self.rows: list[int] = []
+        # cols[j]: the source column of output column j, or -1 while it is deferred.
+        self.cols = [-1] * n
+        # pools[s]: the deferred source columns of output stack s (see _write_row).
+        self.pools: list[set[int]] = [set() for _ in range(n // box_cols)]
+        self.stacks: list[int] = []
+
+    # A written cell: -1 pruned, else the number of labels it added (0 or 1).
+    def _write(self, pos: int, value: int) -> int:
+        added = 0
+        lab = self.label[value]
+        if value and not lab:
+            lab = self.next_label
+            added = 1
+        best = self.best[pos]
+        if lab > best:
+            return -1
+        if lab < best:
+            # A new best prefix: forget the old tail and the leaves counted for it.
+            self.best[pos] = lab
+            for k in range(pos + 1, len(self.best)):
+                if self.best[k] == _UNKNOWN:
+                    break
+                self.best[k] = _UNKNOWN
+            self.count = 0
+        if added:
+            self.label[value] = lab
+            self.next_label += 1
+        return added
+
+    def run(self) -> MinlexResult:
+        n = self.n
+        for t, grid in enumerate(self.grids):
+            self.t, self.grid = t, grid
+            for r in range(n):
+                self.rows = [r]
+                self._start_row(0)
+        assert self.found is not None
+        t, rows, cols, label = self.found
+        digits = _full_relabelling(label, n)
+        box = (self.br, self.bc)
+        transformation = Transformation(box, bool(t), tuple(rows), tuple(cols), digits)
+        return MinlexResult(tuple(self.best), transformation, self.count)
+
+    def _rows(self, i: int) -> None:
+        """Choose the source row of output row ``i`` (a band first, then its rows)."""
+        n, br = self.n, self.br
+        if i == n:
+            self._leaf()
+            return
+        if i % br == 0:
+            used = {r // br for r in self.rows}
+            choices = [r for r in range(n) if r // br not in used]
+        else:
+            band = self.rows[-1] // br
+            choices = [r for r in range(band * br, band * br + br) if r not in self.rows]
+        for r in choices:
+            self.rows.append(r)
+            self._start_row(i)
+            self.rows.pop()
+
+    def _start_row(self, i: int) -> None:
+        """Write output row ``i`` from its chosen source row, then go on to row ``i + 1``.
+
+        Columns are deferred: an output column whose cells written so far are all
+        empty keeps its column undecided, among the stack's deferred columns (its
+        pool), all empty on those rows too, so any of them gives the same string. In
+        a new row the best string puts the pool's empty cells first: the first ``z``
+        deferred columns of the stack (``z`` = empty cells of the pool in this row)
+        stay deferred and write 0; the others take the pool's given cells, in every
+        order (a branch each). Without this an empty first row would try every
+        column permutation in turn.
+        """
+        row = self.grid[self.rows[i]]
+        ranks: list[int] = [0] * self.n
+        for s in range(len(self.pools)):
+            k = 0
+            for j in range(s * self.bc, s * self.bc + self.bc):
+                if self.cols[j] < 0:
+                    ranks[j] = k
+                    k += 1
+        zeros = [sum(1 for c in pool if not row[c]) for pool in self.pools]
+        self._write_row(i, 0, row, ranks, zeros)
+
+    def _write_row(
+        self, i: int, j: int, row: list[int], ranks: list[int], zeros: list[int]
+    ) -> None:
+        n, bc = self.n, self.bc
+        if j == n:
+            self._rows(i + 1)
+            return
+        s = j // bc
+        if i == 0 and j % bc == 0:
+            # The first row chooses the stacks: each output stack takes a whole stack.
+            for stack in range(n // bc):
+                if stack in self.stacks:
+                    continue
+                self.stacks.append(stack)
+                self.pools[s] = set(range(stack * bc, stack * bc + bc))
+                zeros[s] = sum(1 for c in self.pools[s] if not row[c])
+                for k, jj in enumerate(range(j, j + bc)):
+                    ranks[jj] = k
+                self._cell(i, j, row, ranks, zeros)
+                self.pools[s] = set()
+                self.stacks.pop()
+            return
+        self._cell(i, j, row, ranks, zeros)
+
+    def _cell(self, i: int, j: int, row: list[int], ranks: list[int], zeros: list[int]) -> None:
+        """Write cell (i, j), branching over the pool when its column is decided here."""
+        pos = i * self.n + j
+        c = self.cols[j]
+        if c >= 0:
+            options = [c]
+        elif ranks[j] < zeros[j // self.bc]:
+            if self._write(pos, 0) >= 0:
+                self._write_row(i, j + 1, row, ranks, zeros)
+            return
+        else:
+            pool = self.pools[j // self.bc]
+            options = sorted(c for c in pool if row[c])
+        for c in options:
+            value = row[c]
+            added = self._write(pos, value)
+            if added < 0:
+                continue
+            deciding = self.cols[j] < 0
+            if deciding:
+                self.cols[j] = c
+                self.pools[j // self.bc].discard(c)
+            self._write_row(i, j + 1, row, ranks, zeros)
+            if deciding:
+                self.cols[j] = -1
+                self.pools[j // self.bc].add(c)
+            if added:
+                self.label[value] = 0
+                self.next_label -= 1
+
+    def _leaf(self) -> None:
+        """Every string written equals the best: count its transformations."""
+        ways = 1
+        for pool in self.pools:
+            ways *= math.factorial(len(pool))
+        self.count += ways
+        if self.count == ways:
+            cols = list(self.cols)
+            for s, pool in enumerate(self.pools):
+                free = iter(sorted(pool))
+                for j in range(s * self.bc, s * self.bc + self.bc):
+                    if cols[j] < 0:
+                        cols[j] = next(free)
+            self.found = (self.t, list(self.rows), cols, list(self.label))
+
+
+def _full_relabelling(label: Sequence[int], n: int) -> tuple[int, ...]:
+    """The labels of digits 1..n: those seen, then the rest in increasing order."""
+    digits = list(label[1 : n + 1])
+    free = iter(sorted(set(range(1, n + 1)) - set(digits)))
+    return tuple(d if d else next(free) for d in digits)
+
+
+def minlex(cells: Sequence[int], box_rows: int, box_cols: int) -> MinlexResult:
+    """The minlex form of a grid of ``box_rows x box_cols`` boxes given by its values.
+
+    Exact for every grid (puzzle or solution, valid or not); the cost grows with the
+    grid's symmetry, so it is meant for grids up to 9x9 and for checking the compiled
+    search.
+    """
+    return _Search(cells, box_rows, box_cols).run()
