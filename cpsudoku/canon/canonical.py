@@ -13,12 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from types import ModuleType
 from typing import Literal
 
 from cpsudoku.canon.graph import graph_canonical
-from cpsudoku.canon.minlex import minlex
+from cpsudoku.canon.minlex import compiled, minlex
 from cpsudoku.canon.transform import Transformation, TransformationError, classic_box
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
@@ -31,19 +29,9 @@ MINLEX_MAX_SIDE = 12
 Method = Literal["auto", "minlex", "graph"]
 
 
-@lru_cache(maxsize=1)
-def _compiled() -> ModuleType | None:
-    """The compiled minlex search, or None when it was not built."""
-    try:
-        from cpsudoku.canon import _minlex  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    return _minlex
-
-
 def minlex_built() -> bool:
     """True when the compiled minlex search was built."""
-    return _compiled() is not None
+    return compiled() is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +101,7 @@ def canonical(
     if how == "graph":
         cells, t, autos = graph_canonical(p.cells, br, bc)
         return Canonical(Puzzle(p.rules, cells), t, autos, how)
-    fast = _compiled()
+    fast = compiled()
     if fast is not None and p.n <= fast.MAX_SIDE:
         form, flip, rows, cols, labels, autos = fast.minlex(bytes(p.cells), br, bc)
         digits = _full_relabelling(labels, p.n)
@@ -179,7 +167,7 @@ def canonical_lines(
     """
     rules = as_rules(box)
     out: list[str | CpSudokuError | None] = [None] * len(items)
-    fast = _compiled()
+    fast = compiled()
     if fast is not None:
         by_side: dict[int, list[int]] = {}
         for i, text in enumerate(items):

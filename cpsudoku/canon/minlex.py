@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
 
 from cpsudoku.canon.transform import Transformation
 
@@ -245,6 +247,16 @@ def _full_relabelling(label: Sequence[int], n: int) -> tuple[int, ...]:
     digits = list(label[1 : n + 1])
     free = iter(sorted(set(range(1, n + 1)) - set(digits)))
     return tuple(d if d else next(free) for d in digits)
+
+
+@lru_cache(maxsize=1)
+def compiled() -> ModuleType | None:
+    """The compiled search (``_minlex``), or None when it was not built."""
+    try:
+        from cpsudoku.canon import _minlex  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return _minlex
 
 
 def minlex(cells: Sequence[int], box_rows: int, box_cols: int) -> MinlexResult:
