@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from cpsudoku.cli.batch import COMMANDS as BATCH_COMMANDS
 from cpsudoku.cli.bench import COMMANDS as BENCH_COMMANDS
+from cpsudoku.cli.canon import COMMANDS as CANON_COMMANDS
 from cpsudoku.cli.common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -48,8 +49,19 @@ COMMANDS: dict[str, Command] = {
     name: PUZZLE_COMMANDS.get(name)
     or BATCH_COMMANDS.get(name)
     or BENCH_COMMANDS.get(name)
+    or CANON_COMMANDS.get(name)
     or MAKING_COMMANDS[name]
-    for name in ("solve", "count", "batch", "bench", "export", "generate", "rate")
+    for name in (
+        "solve",
+        "count",
+        "batch",
+        "bench",
+        "export",
+        "generate",
+        "rate",
+        "canon",
+        "dedupe",
+    )
 }
 
 
