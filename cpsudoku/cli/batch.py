@@ -92,6 +92,12 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="send every record to the engine (default: the whole-array logic pass decides "
         "what singles and locked candidates can, backend logic)",
     )
+    p.add_argument(
+        "--canon",
+        action="store_true",
+        help="add a canonical column: each puzzle's canonical form (minlex up to 12x12, "
+        "see 'cpsudoku canon'); CSV and JSON-lines outputs",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
 
@@ -171,6 +177,15 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
+    if args.canon and (
+        args.scheduler or args.resume or args.retry_timeouts or args.symbols is not None
+    ):
+        raise UsageError(
+            "--canon goes with a local run into a new CSV or JSON-lines output, and the "
+            "standard symbols (not with --scheduler, --resume, --retry-timeouts, --symbols)"
+        )
+    if args.canon and args.output.lower().rstrip("/").endswith(".parquet"):
+        raise UsageError("--canon writes CSV or JSON lines, not Parquet")
     options = SolveOptions.checked(  # every mistake is a usage error before any work
         backend_spec(args),
         unique=not args.no_unique,
@@ -179,6 +194,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         verify_with=args.verify_with,
         presolve=not args.no_presolve,
         symbols=args.symbols,
+        canon=args.canon,
     )
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None

@@ -33,6 +33,7 @@ class SolveOptions:
         native_budget: search nodes the compiled engine's bulk pass spends on a puzzle
             before the engine takes it; None for the default
             (:func:`cpsudoku.datasets.solving.native_budget`).
+        canon: add the ``canonical`` column (each puzzle's canonical form) to the rows.
     """
 
     backend: str = DEFAULT_BACKEND
@@ -43,6 +44,7 @@ class SolveOptions:
     presolve: bool = True
     symbols: str | None = None
     native_budget: int | None = None
+    canon: bool = False
 
     @classmethod
     def checked(
@@ -55,6 +57,7 @@ class SolveOptions:
         verify_with: str | None = None,
         presolve: bool = True,
         symbols: str | None = None,
+        canon: bool = False,
     ) -> SolveOptions:
         """Options checked whole: a mistake fails here, not in a worker after hours.
 
@@ -76,4 +79,4 @@ class SolveOptions:
         rules = as_rules(box)
         if symbols is not None:
             symbols_geometry(symbols, rules)
-        return cls(backend, unique, time_limit, rules, verify_with, presolve, symbols)
+        return cls(backend, unique, time_limit, rules, verify_with, presolve, symbols, canon=canon)

@@ -238,7 +238,13 @@ class _RowWriter:
     output, so it is never taken for a problem with the input.
     """
 
-    def __init__(self, path: str, append: bool, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        append: bool,
+        kind: str | None = None,
+        columns: Sequence[str] = COLUMNS,
+    ) -> None:
         self.kind = kind or output_kind(path)
         self.name = "standard output" if path == "-" else path
         self.stream: IO[str]
@@ -249,7 +255,7 @@ class _RowWriter:
             self.stream = open(path, "a" if append else "w", encoding="utf-8", newline="")  # noqa: SIM115
             self._own = True
         if self.kind == "csv" and not append:
-            self.put(",".join(COLUMNS) + "\n")
+            self.put(",".join(columns) + "\n")
 
     def put(self, text: str) -> None:
         """Write ``text`` and flush it, naming the output in any error."""
@@ -280,8 +286,10 @@ def _progress(total: int | None, enabled: bool) -> Any:
 class _TextWriter:
     """The local engine's CSV/JSONL writer, fed encoded chunks."""
 
-    def __init__(self, path: str, append: bool, kind: str) -> None:
-        self.inner = _RowWriter(path, append, kind)
+    def __init__(
+        self, path: str, append: bool, kind: str, columns: Sequence[str] = COLUMNS
+    ) -> None:
+        self.inner = _RowWriter(path, append, kind, columns)
 
     def write_encoded(self, block: EncodedRows) -> None:
         if not isinstance(block.payload, str):
@@ -313,6 +321,7 @@ class BatchOutput:
         retry_timeouts: solve the kept ``timeout`` rows again.
         progress: show a progress bar on stderr.
         total: number of records expected, for the bar's ETA (None when unknown).
+        columns: the header of a CSV output (``batch --canon`` adds one).
 
     Call :meth:`finish` after the last chunk, then :meth:`close` (also on errors).
     """
@@ -326,6 +335,7 @@ class BatchOutput:
         retry_timeouts: bool = False,
         progress: bool = False,
         total: int | None = None,
+        columns: Sequence[str] = COLUMNS,
     ) -> None:
         self.kind = output_kind(path)
         self.summary = summary
@@ -359,7 +369,7 @@ class BatchOutput:
                 target = self._temp = _temporary_name(path)
                 self._old = old_rows(path, self.kind, self.kept)
             self.writer = _TextWriter(
-                target, append=self.kept > 0 and not self.retrying, kind=self.kind
+                target, append=self.kept > 0 and not self.retrying, kind=self.kind, columns=columns
             )
         self.bar: Any = _progress(total, progress)
 

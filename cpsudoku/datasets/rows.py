@@ -10,6 +10,9 @@ from operator import itemgetter
 #: Columns of batch output, in order.
 COLUMNS = ("index", "puzzle", "status", "solution", "backend", "seconds", "error")
 
+#: The column ``batch --canon`` adds after :data:`COLUMNS`: the puzzle's canonical form.
+CANONICAL = "canonical"
+
 #: A batch row without its index and puzzle: status, solution, backend, seconds, error.
 Row = tuple[str, str, str, float, str]
 
@@ -55,7 +58,9 @@ def _csv_field(text: str) -> str:
     return text
 
 
-def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
+def format_rows(
+    rows: Sequence[Sequence[object]], kind: str, canonical: Sequence[str] | None = None
+) -> str:
     """Rows (in :data:`COLUMNS` order) as whole lines of CSV or JSONL text.
 
     Every row is one physical line in JSONL (JSON escapes control characters). In
@@ -63,10 +68,27 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     RFC 4180 says, so csv readers, pandas and ``--resume`` read each row back whole
     and exactly; the standard ``csv.writer`` leaves a lone carriage return unquoted
     when lines end in LF, and a reader then splits the row there. A float in the
-    seconds column (a float) is written with six decimals.
+    seconds column (a float) is written with six decimals. ``canonical``, when given,
+    is one more column (:data:`CANONICAL`), one text per row.
     """
     if kind == "jsonl":
+        if canonical is not None:
+            return "".join(
+                json.dumps({**dict(zip(COLUMNS, row, strict=True)), CANONICAL: key}) + "\n"
+                for row, key in zip(rows, canonical, strict=True)
+            )
         return "".join(json.dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows)
+    if canonical is not None:
+        lines = format_rows(rows, kind).splitlines(keepends=True)
+        if len(lines) == len(rows):  # no quoted line break: one line per row
+            return "".join(
+                f"{line[:-1]},{_csv_field(key)}\n"
+                for line, key in zip(lines, canonical, strict=True)
+            )
+        return "".join(
+            f"{format_rows([row], kind)[:-1]},{_csv_field(key)}\n"
+            for row, key in zip(rows, canonical, strict=True)
+        )
     field = _csv_field
     # One look at the puzzle, solution and backend columns of the whole block: where
     # none needs quotes (nearly always), no field of them is looked at again.
