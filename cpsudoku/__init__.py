@@ -7,6 +7,7 @@
 """
 
 from cpsudoku.api import count, count_solutions, solve
+from cpsudoku.canon import Canonical, Transformation, canonical, equivalent, transform
 from cpsudoku.datasets.batch import solve_many
 from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.generate import (
@@ -44,6 +45,7 @@ __all__ = [
     "REGISTRY",
     "BackendUnavailableError",
     "BoxShapeError",
+    "Canonical",
     "ConflictingGivensError",
     "Count",
     "CpSudokuError",
@@ -62,14 +64,17 @@ __all__ = [
     "Step",
     "Symmetry",
     "Technique",
+    "Transformation",
     "UnknownBackendError",
     "UnknownSymbolError",
     "ValueOutOfRangeError",
     "WrongLengthError",
     "__version__",
+    "canonical",
     "count",
     "count_solutions",
     "create_backend",
+    "equivalent",
     "generate_grid",
     "generate_puzzle",
     "generate_puzzles",
@@ -82,4 +87,5 @@ __all__ = [
     "solve_many",
     "to_grid",
     "to_line",
+    "transform",
 ]
