@@ -106,12 +106,60 @@ static void search_rows(Search *s, int i)
         lo = (s->rows[i - 1] / br) * br;
         hi = lo + br;
     }
+    /* The candidates worth writing, the most promising first (see _best_rows): rows
+       that decide no column write a known string, and only the least of those is
+       kept; rows that decide columns come after, written cell by cell. */
+    uint8_t order[MAX_SIDE], text[MAX_SIDE][MAX_SIDE];
+    int nknown = 0, nopen = 0, least = -1;
+    uint8_t open_rows[MAX_SIDE];
+    uint32_t deferred = 0;
+    for (int st = 0; st < n / s->bc; st++)
+        deferred |= s->pool[st];
     for (int r = lo; r < hi; r++) {
         if (s->row_used >> r & 1)
             continue;
-        int band = r / br;
-        if (i % br == 0 && (s->band_used >> band & 1))
+        if (i % br == 0 && (s->band_used >> (r / br) & 1))
             continue;
+        const uint8_t *row = s->grid + r * n;
+        int decides = 0;
+        for (uint32_t d = deferred; d; d &= d - 1)
+            if (row[__builtin_ctz(d)]) {
+                decides = 1;
+                break;
+            }
+        if (decides) {
+            open_rows[nopen++] = (uint8_t)r;
+            continue;
+        }
+        uint8_t labels[MAX_SIDE + 1];
+        memcpy(labels, s->label, n + 1);
+        int next = s->next;
+        uint8_t *t = text[nknown];
+        for (int j = 0; j < n; j++) {
+            int c = s->cols[j];
+            int v = c == DEFERRED ? 0 : row[c];
+            if (v && !labels[v])
+                labels[v] = (uint8_t)next++;
+            t[j] = labels[v];
+        }
+        int cmp = least < 0 ? -1 : memcmp(t, text[least], n);
+        if (cmp < 0) {
+            least = nknown;
+            order[0] = (uint8_t)r;
+            nknown = 1;
+            if (least != 0) {
+                memcpy(text[0], t, n);
+                least = 0;
+            }
+        } else if (cmp == 0) {
+            order[nknown++] = (uint8_t)r; /* its text is in place already */
+        }
+    }
+    for (int k = 0; k < nopen; k++)
+        order[nknown + k] = open_rows[k];
+    for (int k = 0; k < nknown + nopen; k++) {
+        int r = order[k];
+        int band = r / br;
         s->rows[i] = (uint8_t)r;
         s->row_used |= 1u << r;
         if (i % br == 0)

@@ -144,10 +144,43 @@ class _Search:
         else:
             band = self.rows[-1] // br
             choices = [r for r in range(band * br, band * br + br) if r not in self.rows]
-        for r in choices:
+        for r in self._best_rows(choices):
             self.rows.append(r)
             self._start_row(i)
             self.rows.pop()
+
+    def _best_rows(self, choices: list[int]) -> list[int]:
+        """The candidate rows worth writing, the most promising first.
+
+        A row that leaves no column undecided (every deferred column of a stack gets
+        an empty cell) writes one known string; all candidates share the prefix, so
+        such a row that is larger than another one can never give the minimum and is
+        dropped here, before it starts a descent of its own. The smallest known rows
+        come first, then the rows that still decide columns (written cell by cell).
+        """
+        known: list[tuple[list[int], int]] = []
+        open_rows: list[int] = []
+        for r in choices:
+            row = self.grid[r]
+            if any(
+                any(row[c] for c in pool) for pool in self.pools
+            ):  # a deferred column meets a given: decided while written
+                open_rows.append(r)
+                continue
+            labels = dict(enumerate(self.label))
+            nxt = self.next_label
+            text = []
+            for c in self.cols:
+                v = row[c] if c >= 0 else 0
+                if v and not labels[v]:
+                    labels[v] = nxt
+                    nxt += 1
+                text.append(labels[v])
+            known.append((text, r))
+        if not known:
+            return open_rows
+        least = min(text for text, _ in known)
+        return [r for text, r in known if text == least] + open_rows
 
     def _start_row(self, i: int) -> None:
         """Write output row ``i`` from its chosen source row, then go on to row ``i + 1``.
