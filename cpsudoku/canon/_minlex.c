@@ -18,6 +18,17 @@
 #define MAX_SIDE 16
 #define MAX_CELLS (MAX_SIDE * MAX_SIDE)
 #define UNKNOWN 255
+#define DEFERRED 255
+#define SNAPSHOTS 4096 /* first-row states held before they are sorted and searched */
+
+/* The state after a first row: what search_rows(1) needs, and the order key. */
+typedef struct {
+    uint8_t t, r0;
+    int next;
+    uint32_t seq, first_row; /* first_row: Search.first_row when it was held */
+    uint8_t cols[MAX_SIDE], label[MAX_SIDE + 1], key[MAX_SIDE];
+    uint32_t pool[MAX_SIDE];
+} Snapshot;
 
 typedef struct {
     int n, br, bc, ngrids, t;
@@ -32,6 +43,10 @@ typedef struct {
     uint64_t count;
     int found_t;
     uint8_t found_rows[MAX_SIDE], found_cols[MAX_SIDE], found_label[MAX_SIDE + 1];
+    int nsnaps;
+    uint32_t seq;
+    uint32_t first_row; /* times the best first row went down (only on repeated digits) */
+    Snapshot snaps[SNAPSHOTS];
 } Search;
 
 /* Write the label of `value` at `pos`: -1 pruned, else the labels added (0 or 1). */
@@ -46,6 +61,7 @@ static inline int write_cell(Search *s, int pos, int value)
     if (lab > b)
         return -1;
     if (lab < b) {
+        s->first_row += pos < s->n;
         s->best[pos] = (uint8_t)lab;
         int cells = s->n * s->n;
         for (int k = pos + 1; k < cells && s->best[k] != UNKNOWN; k++)
@@ -58,8 +74,6 @@ static inline int write_cell(Search *s, int pos, int value)
     }
     return added;
 }
-
-#define DEFERRED 255
 
 static void start_row(Search *s, int i);
 
@@ -93,6 +107,36 @@ static void leaf(Search *s)
     }
 }
 
+static uint32_t deferred_columns(const Search *s)
+{
+    uint32_t deferred = 0;
+    for (int st = 0; st < s->n / s->bc; st++)
+        deferred |= s->pool[st];
+    return deferred;
+}
+
+/* The labels source row r writes next, into text: 0 when it decides a deferred
+   column (a given in one of them), so that its string is not known yet. */
+static int row_text(const Search *s, int r, uint32_t deferred, uint8_t *text)
+{
+    int n = s->n;
+    const uint8_t *row = s->grid + r * n;
+    for (uint32_t d = deferred; d; d &= d - 1)
+        if (row[__builtin_ctz(d)])
+            return 0;
+    uint8_t labels[MAX_SIDE + 1];
+    memcpy(labels, s->label, n + 1);
+    int next = s->next;
+    for (int j = 0; j < n; j++) {
+        int c = s->cols[j];
+        int v = c == DEFERRED ? 0 : row[c];
+        if (v && !labels[v])
+            labels[v] = (uint8_t)next++;
+        text[j] = labels[v];
+    }
+    return 1;
+}
+
 /* Choose the source row of output row i (a band first, then its rows). */
 static void search_rows(Search *s, int i)
 {
@@ -112,35 +156,16 @@ static void search_rows(Search *s, int i)
     uint8_t order[MAX_SIDE], text[MAX_SIDE][MAX_SIDE];
     int nknown = 0, nopen = 0, least = -1;
     uint8_t open_rows[MAX_SIDE];
-    uint32_t deferred = 0;
-    for (int st = 0; st < n / s->bc; st++)
-        deferred |= s->pool[st];
+    uint32_t deferred = deferred_columns(s);
     for (int r = lo; r < hi; r++) {
         if (s->row_used >> r & 1)
             continue;
         if (i % br == 0 && (s->band_used >> (r / br) & 1))
             continue;
-        const uint8_t *row = s->grid + r * n;
-        int decides = 0;
-        for (uint32_t d = deferred; d; d &= d - 1)
-            if (row[__builtin_ctz(d)]) {
-                decides = 1;
-                break;
-            }
-        if (decides) {
+        uint8_t *t = text[nknown];
+        if (!row_text(s, r, deferred, t)) {
             open_rows[nopen++] = (uint8_t)r;
             continue;
-        }
-        uint8_t labels[MAX_SIDE + 1];
-        memcpy(labels, s->label, n + 1);
-        int next = s->next;
-        uint8_t *t = text[nknown];
-        for (int j = 0; j < n; j++) {
-            int c = s->cols[j];
-            int v = c == DEFERRED ? 0 : row[c];
-            if (v && !labels[v])
-                labels[v] = (uint8_t)next++;
-            t[j] = labels[v];
         }
         int cmp = least < 0 ? -1 : memcmp(t, text[least], n);
         if (cmp < 0) {
@@ -182,6 +207,87 @@ typedef struct {
 } RowWrite;
 
 static void write_row(Search *s, RowWrite *w, int j);
+
+static void restore(Search *s, const Snapshot *p)
+{
+    int n = s->n;
+    s->t = p->t;
+    s->grid = s->g[p->t];
+    s->rows[0] = p->r0;
+    s->row_used = 1u << p->r0;
+    s->band_used = 1u << (p->r0 / s->br);
+    memcpy(s->cols, p->cols, n);
+    memcpy(s->pool, p->pool, sizeof s->pool);
+    memcpy(s->label, p->label, n + 1);
+    s->next = p->next;
+}
+
+static void keep(const Search *s, Snapshot *p)
+{
+    int n = s->n;
+    p->t = (uint8_t)s->t;
+    p->r0 = s->rows[0];
+    memcpy(p->cols, s->cols, n);
+    memcpy(p->pool, s->pool, sizeof p->pool);
+    memcpy(p->label, s->label, n + 1);
+    p->next = s->next;
+}
+
+static int snapshot_order(const void *a, const void *b)
+{
+    const Snapshot *x = a, *y = b;
+    int cmp = memcmp(x->key, y->key, MAX_SIDE);
+    if (cmp)
+        return cmp;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Search on from the held first-row states, the most promising first (see
+   _Search._flush), and forget them. */
+static void flush(Search *s)
+{
+    int count = s->nsnaps;
+    s->nsnaps = 0;
+    qsort(s->snaps, count, sizeof(Snapshot), snapshot_order);
+    for (int k = 0; k < count; k++) {
+        if (s->snaps[k].first_row != s->first_row)
+            continue; /* a smaller first row came later: this one cannot be the least */
+        restore(s, &s->snaps[k]);
+        search_rows(s, 1);
+    }
+}
+
+/* The first row is written: hold the state, keyed by the least known second row. */
+static void save_first_row(Search *s)
+{
+    int n = s->n, br = s->br;
+    if (s->nsnaps == SNAPSHOTS) {
+        Snapshot here;
+        keep(s, &here);
+        uint32_t stacks = s->stack_used;
+        flush(s);
+        restore(s, &here);
+        s->stack_used = stacks;
+    }
+    Snapshot *p = &s->snaps[s->nsnaps++];
+    keep(s, p);
+    p->seq = s->seq++;
+    p->first_row = s->first_row;
+    memset(p->key, UNKNOWN, sizeof p->key);
+    uint32_t deferred = deferred_columns(s);
+    int lo = 0, hi = n;
+    if (br > 1) {
+        lo = (s->rows[0] / br) * br;
+        hi = lo + br;
+    }
+    uint8_t text[MAX_SIDE];
+    for (int r = lo; r < hi; r++) {
+        if (r == s->rows[0])
+            continue;
+        if (row_text(s, r, deferred, text) && memcmp(text, p->key, n) < 0)
+            memcpy(p->key, text, n);
+    }
+}
 
 /* Write cell (w->i, j), branching over the pool when its column is decided here. */
 static void write_cell_of_row(Search *s, RowWrite *w, int j)
@@ -229,7 +335,10 @@ static void write_row(Search *s, RowWrite *w, int j)
 {
     int n = s->n, bc = s->bc;
     if (j == n) {
-        search_rows(s, w->i + 1);
+        if (w->i == 0)
+            save_first_row(s);
+        else
+            search_rows(s, w->i + 1);
         return;
     }
     if (w->i == 0 && j % bc == 0) {
@@ -324,6 +433,8 @@ static void run(Search *s)
     memset(s->label, 0, sizeof s->label);
     s->next = 1;
     s->count = 0;
+    s->nsnaps = 0;
+    s->seq = s->first_row = 0;
     for (int t = 0; t < s->ngrids; t++) {
         s->t = t;
         s->grid = s->g[t];
@@ -337,6 +448,7 @@ static void run(Search *s)
             start_row(s, 0);
         }
     }
+    flush(s);
 }
 
 static int check_shape(int br, int bc)

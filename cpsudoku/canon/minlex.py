@@ -36,6 +36,9 @@ from cpsudoku.canon.transform import Transformation
 #: Larger than every label: the best string's still unknown tail.
 _UNKNOWN = 1 << 30
 
+#: First-row states held before they are sorted and searched on (memory stays bounded).
+SNAPSHOTS = 4096
+
 
 def first_row_bound(lines: Sequence[Sequence[int]], stack: int) -> list[int]:
     """The smallest relabelled first row any of ``lines`` can give.
@@ -94,6 +97,11 @@ class _Search:
         # pools[s]: the deferred source columns of output stack s (see _write_row).
         self.pools: list[set[int]] = [set() for _ in range(n // box_cols)]
         self.stacks: list[int] = []
+        self.snapshots: list[tuple[list[int], int, tuple[object, ...]]] = []
+        self._seq = 0  # states numbered in order of appearance, across flushes
+        # Times the best first row went down: only a row with a repeated digit can go
+        # below the bound, and the states held for the larger row are then void.
+        self.first_row = 0
 
     # A written cell: -1 pruned, else the number of labels it added (0 or 1).
     def _write(self, pos: int, value: int) -> int:
@@ -107,6 +115,7 @@ class _Search:
             return -1
         if lab < best:
             # A new best prefix: forget the old tail and the leaves counted for it.
+            self.first_row += pos < self.n
             self.best[pos] = lab
             for k in range(pos + 1, len(self.best)):
                 if self.best[k] == _UNKNOWN:
@@ -125,6 +134,7 @@ class _Search:
             for r in range(n):
                 self.rows = [r]
                 self._start_row(0)
+        self._flush()
         assert self.found is not None
         t, rows, cols, label = self.found
         digits = _full_relabelling(label, n)
@@ -161,26 +171,88 @@ class _Search:
         known: list[tuple[list[int], int]] = []
         open_rows: list[int] = []
         for r in choices:
-            row = self.grid[r]
-            if any(
-                any(row[c] for c in pool) for pool in self.pools
-            ):  # a deferred column meets a given: decided while written
+            text = self._row_text(r)
+            if text is None:
                 open_rows.append(r)
-                continue
-            labels = dict(enumerate(self.label))
-            nxt = self.next_label
-            text = []
-            for c in self.cols:
-                v = row[c] if c >= 0 else 0
-                if v and not labels[v]:
-                    labels[v] = nxt
-                    nxt += 1
-                text.append(labels[v])
-            known.append((text, r))
+            else:
+                known.append((text, r))
         if not known:
             return open_rows
         least = min(text for text, _ in known)
         return [r for text, r in known if text == least] + open_rows
+
+    def _row_text(self, r: int) -> list[int] | None:
+        """The labels source row ``r`` writes next, or None when it decides a column."""
+        row = self.grid[r]
+        if any(row[c] for pool in self.pools for c in pool):
+            return None  # a deferred column meets a given: decided while written
+        labels = list(self.label)
+        nxt = self.next_label
+        text = []
+        for c in self.cols:
+            v = row[c] if c >= 0 else 0
+            if v and not labels[v]:
+                labels[v] = nxt
+                nxt += 1
+            text.append(labels[v])
+        return text
+
+    # ---------------------------------------------------------- first-row states
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            self.t,
+            self.rows[0],
+            list(self.cols),
+            [set(p) for p in self.pools],
+            list(self.label),
+            self.next_label,
+        )
+
+    def _restore(self, state: tuple[object, ...]) -> None:
+        t, r0, cols, pools, label, nxt = state
+        self.t = t  # type: ignore[assignment]
+        self.grid = self.grids[self.t]
+        self.rows = [r0]  # type: ignore[list-item]
+        self.cols = list(cols)  # type: ignore[call-overload]
+        self.pools = [set(p) for p in pools]  # type: ignore[attr-defined]
+        self.label = list(label)  # type: ignore[call-overload]
+        self.next_label = nxt  # type: ignore[assignment]
+
+    def _save_first_row(self) -> None:
+        """The first row is written: hold the state, keyed by its least known second row.
+
+        Searching on from every first-row state in turn, the order decides how often
+        a later state beats the best found so far and descends to the last row for
+        it. So the states wait here (up to :data:`SNAPSHOTS` at a time) and go on in
+        order of the least second row they can write among the rows that decide no
+        column (those that do come last): the likely best goes first and prunes the
+        others early.
+        """
+        if len(self.snapshots) == SNAPSHOTS:
+            here, stacks = self._state(), list(self.stacks)
+            self._flush()
+            self._restore(here)
+            self.stacks = stacks
+        n, br, r0 = self.n, self.br, self.rows[0]
+        lo, hi = (r0 // br * br, r0 // br * br + br) if br > 1 else (0, n)
+        key = [_UNKNOWN] * n
+        for r in range(lo, hi):
+            if r != r0 and (text := self._row_text(r)) is not None and text < key:
+                key = text
+        state = (*self._state(), self.first_row)
+        self.snapshots.append((key, len(self.snapshots) + self._seq, state))
+
+    def _flush(self) -> None:
+        """Search on from the held first-row states, the most promising first."""
+        held, self.snapshots = self.snapshots, []
+        self._seq += len(held)
+        held.sort(key=lambda item: (item[0], item[1]))
+        for _, _, state in held:
+            if state[-1] != self.first_row:
+                continue  # a smaller first row came later: this one cannot be the least
+            self._restore(state[:-1])
+            self._rows(1)
 
     def _start_row(self, i: int) -> None:
         """Write output row ``i`` from its chosen source row, then go on to row ``i + 1``.
@@ -210,7 +282,10 @@ class _Search:
     ) -> None:
         n, bc = self.n, self.bc
         if j == n:
-            self._rows(i + 1)
+            if i == 0:
+                self._save_first_row()
+            else:
+                self._rows(i + 1)
             return
         s = j // bc
         if i == 0 and j % bc == 0:
