@@ -180,6 +180,7 @@ def test_automorphisms_of_known_symmetric_grids() -> None:
     assert canonical("." * 81).automorphisms == 2 * 6**8
     assert canonical("." * 81, method="graph").automorphisms == 2 * 6**8
     assert canonical("." * 16).automorphisms == 128
+    assert canonical("." * 256).automorphisms == 2 * 24**10  # graph key, nauty's order
     # 12x12, 3x4 boxes: 4! bands x 3!^4 rows, 3! stacks x 4!^3 columns, no transposition.
     assert canonical("." * 144).automorphisms == 24 * 6**4 * 6 * 24**3
 
