@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cpsudoku.canon.graph import graph_canonical
-from cpsudoku.canon.minlex import compiled, minlex
+from cpsudoku.canon.minlex import compiled, full_relabelling, minlex
 from cpsudoku.canon.transform import Transformation, TransformationError, classic_box
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
@@ -104,19 +104,12 @@ def canonical(
     fast = compiled()
     if fast is not None and p.n <= fast.MAX_SIDE:
         form, flip, rows, cols, labels, autos = fast.minlex(bytes(p.cells), br, bc)
-        digits = _full_relabelling(labels, p.n)
+        digits = full_relabelling(labels, p.n)
         t = Transformation((br, bc), bool(flip), tuple(rows), tuple(cols), digits)
         return Canonical(Puzzle(p.rules, tuple(form)), t, autos, how)
     result = minlex(p.cells, br, bc)
     form = Puzzle(p.rules, result.cells)
     return Canonical(form, result.transformation, result.automorphisms, how)
-
-
-def _full_relabelling(labels: bytes, n: int) -> tuple[int, ...]:
-    """The labels of digits 1..n: those seen, then the rest in increasing order."""
-    digits = list(labels[1 : n + 1])
-    free = iter(sorted(set(range(1, n + 1)) - set(digits)))
-    return tuple(d if d else next(free) for d in digits)
 
 
 def equivalent(

@@ -137,7 +137,7 @@ class _Search:
         self._flush()
         assert self.found is not None
         t, rows, cols, label = self.found
-        digits = _full_relabelling(label, n)
+        digits = full_relabelling(label, n)
         box = (self.br, self.bc)
         transformation = Transformation(box, bool(t), tuple(rows), tuple(cols), digits)
         return MinlexResult(tuple(self.best), transformation, self.count)
@@ -350,7 +350,7 @@ class _Search:
             self.found = (self.t, list(self.rows), cols, list(self.label))
 
 
-def _full_relabelling(label: Sequence[int], n: int) -> tuple[int, ...]:
+def full_relabelling(label: Sequence[int], n: int) -> tuple[int, ...]:
     """The labels of digits 1..n: those seen, then the rest in increasing order."""
     digits = list(label[1 : n + 1])
     free = iter(sorted(set(range(1, n + 1)) - set(digits)))
