@@ -92,8 +92,7 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         refuse_overwrite(args.input, args.output)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    # A 16x16 line's 0 read as empty warns once per record: not here, where the
-    # canonical form reads it as batch does.
+    # As in batch: a 16x16 line whose 0 is read as empty would warn once per record.
     warnings.simplefilter("ignore", AmbiguousZeroWarning)
     report = args.report
     if report is None and args.output != "-":
