@@ -359,3 +359,31 @@ def test_batch_canon_adds_the_column(tmp_path: Path) -> None:
     assert main(["batch", str(src), "-o", str(plain), "--jobs", "1", "--quiet"]) == 0
     assert "canonical" not in plain.read_text().splitlines()[0]
     assert main(["batch", str(src), "-o", str(tmp_path / "x.parquet"), "--canon"]) == 2
+
+
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+def test_the_compiled_bulk_call_leaves_what_it_cannot_read_to_the_caller() -> None:
+    fast = compiled()
+    assert fast is not None
+    texts = ["." * 80, "x" * 81, "é" * 81, 5, "." * 81]
+    assert fast.minlex_lines(texts, 3, 3) == [None, None, None, None, "0" * 81]
+    with pytest.raises(ValueError, match="box shape"):
+        fast.minlex_lines([], 5, 5)
+    with pytest.raises(ValueError, match="outside"):
+        fast.minlex(bytes([10] * 81), 3, 3)
+
+
+def test_dedupe_of_16x16_puzzles_uses_the_graph_key(tmp_path: Path) -> None:
+    rng = random.Random(16)
+    sources = [parse(t, "4x4", check=False) for t in lines("16x16_vukr_6.txt")[:3]]
+    texts = [
+        transform(rng.choice(sources), random_transformation(4, 4, rng)).line() for _ in range(12)
+    ]
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(texts) + "\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    kept = out.read_text().splitlines()
+    keys = [canonical(t).line for t in texts]
+    assert len(kept) == len(set(keys)) <= 3
+    assert kept == [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
