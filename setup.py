@@ -1,4 +1,6 @@
-"""Build the compiled engine, an optional C extension (see cpsudoku/engines/native.py).
+"""Build the compiled engine and the minlex search, optional C extensions.
+
+See cpsudoku/engines/native.py and cpsudoku/canon/minlex.py.
 
 Everything else is declared in pyproject.toml. The extension is ``optional``: where it
 cannot be built (no C compiler or no Python headers), the install still succeeds,
@@ -22,6 +24,13 @@ setup(
             depends=["cpsudoku/engines/_native_core.h"],
             extra_compile_args=flags,
             optional=True,
-        )
+        ),
+        # The exact minlex search of cpsudoku/canon/minlex.py (canonical forms).
+        Extension(
+            "cpsudoku.canon._minlex",
+            sources=["cpsudoku/canon/_minlex.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
     ]
 )

@@ -7,6 +7,7 @@
 """
 
 from cpsudoku.api import count, count_solutions, solve
+from cpsudoku.canon import Canonical, Transformation, canonical, equivalent, transform
 from cpsudoku.datasets.batch import solve_many
 from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY, create_backend, get_backend
 from cpsudoku.evidence import (
@@ -53,6 +54,7 @@ __all__ = [
     "REGISTRY",
     "BackendUnavailableError",
     "BoxShapeError",
+    "Canonical",
     "Certificate",
     "CertificateError",
     "CheckReport",
@@ -74,17 +76,20 @@ __all__ = [
     "Step",
     "Symmetry",
     "Technique",
+    "Transformation",
     "TrueCandidates",
     "UnknownBackendError",
     "UnknownSymbolError",
     "ValueOutOfRangeError",
     "WrongLengthError",
     "__version__",
+    "canonical",
     "certify",
     "check_certificate",
     "count",
     "count_solutions",
     "create_backend",
+    "equivalent",
     "generate_grid",
     "generate_puzzle",
     "generate_puzzles",
@@ -97,5 +102,6 @@ __all__ = [
     "solve_many",
     "to_grid",
     "to_line",
+    "transform",
     "true_candidates",
 ]

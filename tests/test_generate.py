@@ -295,7 +295,7 @@ def _bounded_fill(monkeypatch: pytest.MonkeyPatch, limit: int, fail: bool = Fals
     """
     import cpsudoku.generate.grids as gen
 
-    real = gen._fill
+    real = gen.random_fill
     calls = [0]
 
     def fill(g: Rules, rng: random.Random) -> list[int] | None:
@@ -304,7 +304,7 @@ def _bounded_fill(monkeypatch: pytest.MonkeyPatch, limit: int, fail: bool = Fals
             raise AssertionError(f"the fill restarted more than {limit} times")
         return None if fail else real(g, rng)
 
-    monkeypatch.setattr(gen, "_fill", fill)
+    monkeypatch.setattr(gen, "random_fill", fill)
     return calls
 
 

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from cpsudoku.cli.batch import COMMANDS as BATCH_COMMANDS
 from cpsudoku.cli.bench import COMMANDS as BENCH_COMMANDS
+from cpsudoku.cli.canon import COMMANDS as CANON_COMMANDS
 from cpsudoku.cli.common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -50,6 +51,7 @@ COMMANDS: dict[str, Command] = {
     or BATCH_COMMANDS.get(name)
     or BENCH_COMMANDS.get(name)
     or EVIDENCE_COMMANDS.get(name)
+    or CANON_COMMANDS.get(name)
     or MAKING_COMMANDS[name]
     for name in (
         "solve",
@@ -62,6 +64,8 @@ COMMANDS: dict[str, Command] = {
         "certify",
         "check-certificate",
         "candidates",
+        "canon",
+        "dedupe",
     )
 }
 

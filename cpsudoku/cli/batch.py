@@ -105,6 +105,12 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="write a checkable certificate of every unique record into DIR (one zip "
         "archive per chunk), named in the certificate column; implies --witnesses",
     )
+    p.add_argument(
+        "--canon",
+        action="store_true",
+        help="add a canonical column: each puzzle's canonical form (minlex up to 12x12, "
+        "see 'cpsudoku canon'); CSV and JSON-lines outputs",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
 
@@ -184,6 +190,15 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
+    if args.canon and (
+        args.scheduler or args.resume or args.retry_timeouts or args.symbols is not None
+    ):
+        raise UsageError(
+            "--canon goes with a local run into a new CSV or JSON-lines output, and the "
+            "standard symbols (not with --scheduler, --resume, --retry-timeouts, --symbols)"
+        )
+    if args.canon and args.output.lower().rstrip("/").endswith(".parquet"):
+        raise UsageError("--canon writes CSV or JSON lines, not Parquet")
     options = SolveOptions.checked(  # every mistake is a usage error before any work
         backend_spec(args),
         unique=not args.no_unique,
@@ -194,6 +209,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         symbols=args.symbols,
         witnesses=args.witnesses,
         certify=args.certify,
+        canon=args.canon,
     )
     started = now()
     interactive = sys.stderr.isatty() and not args.quiet

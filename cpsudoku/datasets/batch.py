@@ -17,8 +17,10 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record, RecordBlock
+from cpsudoku.datasets.rows import output_kind
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND
+from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike
 from cpsudoku.model.result import Result
 from cpsudoku.model.rules import Rules
@@ -92,8 +94,14 @@ def run_batch(
 
     The output is CSV, JSONL or (for a name ending in ``.parquet``) a folder of Parquet
     files, one per chunk; see :class:`cpsudoku.parquet.BatchOutput`, which also says
-    what ``resume`` and ``retry_timeouts`` keep and redo.
+    what ``resume`` and ``retry_timeouts`` keep and redo. ``options.canon`` adds the
+    ``canonical`` column (CSV and JSON lines, without ``resume``).
     """
+    if options.canon and (resume or retry_timeouts or output_kind(output) == "parquet"):
+        raise CpSudokuError(
+            "the canonical column goes to a new CSV or JSON-lines output "
+            "(not Parquet, not --resume or --retry-timeouts)"
+        )
     from cpsudoku.datasets.output import BatchOutput
 
     summary = Summary()

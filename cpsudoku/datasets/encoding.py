@@ -45,8 +45,15 @@ class EncodedRows:
     zeros: int = 0
 
 
-def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
-    """Encode ``rows`` for an output of ``kind`` and count what they hold."""
+def encode_rows(
+    rows: Sequence[OutRow], kind: str, canonical: Sequence[str] | None = None
+) -> EncodedRows:
+    """Encode ``rows`` for an output of ``kind`` and count what they hold.
+
+    ``canonical``: the ``batch --canon`` column, one text per row (CSV and JSON lines).
+    """
+    if canonical is not None and kind not in ("csv", "jsonl"):
+        raise ValueError(f"the canonical column goes to CSV or JSON lines, not {kind}")
     statuses = Counter(map(itemgetter(2), rows))
     errors = [error for error in map(itemgetter(6), rows) if error]
     mismatches = sum("input's solution column" in error for error in errors)
@@ -70,8 +77,9 @@ def encode_rows(rows: Sequence[OutRow], kind: str) -> EncodedRows:
                 for row in rows
             ],
             kind,
+            canonical,
         )
     else:
-        payload = format_rows(rows, kind)
+        payload = format_rows(rows, kind, canonical)
     zeros = sum(len(row[1]) == 256 and zero_may_be_a_digit(row[1]) for row in rows)
     return EncodedRows(kind, payload, len(rows), statuses, mismatches, disagreements, zeros)

@@ -37,6 +37,7 @@ class SolveOptions:
             solution of every ``multiple`` record.
         certify: a folder for one certificate per ``unique`` record (one zip archive
             per chunk), named in the ``certificate`` column; implies ``witnesses``.
+        canon: add the ``canonical`` column (each puzzle's canonical form), last.
     """
 
     backend: str = DEFAULT_BACKEND
@@ -49,13 +50,15 @@ class SolveOptions:
     native_budget: int | None = None
     witnesses: bool = False
     certify: str | None = None
+    canon: bool = False
 
     @property
     def columns(self) -> tuple[str, ...]:
-        """The output's columns: the evidence columns too with witnesses or certify."""
-        from cpsudoku.datasets.rows import COLUMNS, EVIDENCE_OUTPUT_COLUMNS
+        """The output's columns: evidence ones with witnesses or certify, canonical last."""
+        from cpsudoku.datasets.rows import CANONICAL, COLUMNS, EVIDENCE_OUTPUT_COLUMNS
 
-        return EVIDENCE_OUTPUT_COLUMNS if self.witnesses or self.certify else COLUMNS
+        base = EVIDENCE_OUTPUT_COLUMNS if self.witnesses or self.certify else COLUMNS
+        return (*base, CANONICAL) if self.canon else base
 
     @classmethod
     def checked(
@@ -70,6 +73,7 @@ class SolveOptions:
         symbols: str | None = None,
         witnesses: bool = False,
         certify: str | None = None,
+        canon: bool = False,
     ) -> SolveOptions:
         """Options checked whole: a mistake fails here, not in a worker after hours.
 
@@ -101,4 +105,5 @@ class SolveOptions:
             symbols,
             witnesses=witnesses or certify is not None,
             certify=certify,
+            canon=canon,
         )

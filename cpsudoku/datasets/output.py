@@ -246,7 +246,7 @@ class _RowWriter:
         path: str,
         append: bool,
         kind: str | None = None,
-        columns: tuple[str, ...] = COLUMNS,
+        columns: Sequence[str] = COLUMNS,
     ) -> None:
         self.kind = kind or output_kind(path)
         self.name = "standard output" if path == "-" else path
@@ -290,7 +290,7 @@ class _TextWriter:
     """The local engine's CSV/JSONL writer, fed encoded chunks."""
 
     def __init__(
-        self, path: str, append: bool, kind: str, columns: tuple[str, ...] = COLUMNS
+        self, path: str, append: bool, kind: str, columns: Sequence[str] = COLUMNS
     ) -> None:
         self.inner = _RowWriter(path, append, kind, columns)
 
@@ -325,7 +325,8 @@ class BatchOutput:
         progress: show a progress bar on stderr.
         total: number of records expected, for the bar's ETA (None when unknown).
         columns: the output's columns: :data:`~cpsudoku.datasets.rows.COLUMNS`, or
-            with the evidence columns (``--witnesses``, ``--certify``).
+            with the evidence columns (``--witnesses``, ``--certify``) and the
+            canonical column (``--canon``) after them.
 
     Call :meth:`finish` after the last chunk, then :meth:`close` (also on errors).
     """
@@ -339,7 +340,7 @@ class BatchOutput:
         retry_timeouts: bool = False,
         progress: bool = False,
         total: int | None = None,
-        columns: tuple[str, ...] = COLUMNS,
+        columns: Sequence[str] = COLUMNS,
     ) -> None:
         self.kind = output_kind(path)
         self.summary = summary
@@ -357,7 +358,7 @@ class BatchOutput:
                 self.kept, self.parts, self._ranges = parquet_resume_point(path)
             self.writer = ParquetPartsWriter(path, self.parts)
         elif resume and os.path.exists(path):
-            self.kept = resume_point(path, self.kind, columns)
+            self.kept = resume_point(path, self.kind, tuple(columns))
         #: Kept rows are being retried: workers hand back rows, merged here.
         self.retrying = retry_timeouts and self.kept > 0
         #: What the workers encode chunks as.

@@ -17,6 +17,9 @@ EVIDENCE_COLUMNS = ("solution2", "certificate")
 #: Columns of batch output with the evidence columns.
 EVIDENCE_OUTPUT_COLUMNS = COLUMNS + EVIDENCE_COLUMNS
 
+#: The column ``batch --canon`` adds after the others: the puzzle's canonical form.
+CANONICAL = "canonical"
+
 
 def columns_of(row: Sequence[object]) -> tuple[str, ...]:
     """The columns of a full output row, by its length (evidence columns or not)."""
@@ -68,7 +71,9 @@ def _csv_field(text: str) -> str:
     return text
 
 
-def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
+def format_rows(
+    rows: Sequence[Sequence[object]], kind: str, canonical: Sequence[str] | None = None
+) -> str:
     """Rows (in :data:`COLUMNS` order) as whole lines of CSV or JSONL text.
 
     Every row is one physical line in JSONL (JSON escapes control characters). In
@@ -76,11 +81,28 @@ def format_rows(rows: Sequence[Sequence[object]], kind: str) -> str:
     RFC 4180 says, so csv readers, pandas and ``--resume`` read each row back whole
     and exactly; the standard ``csv.writer`` leaves a lone carriage return unquoted
     when lines end in LF, and a reader then splits the row there. A float in the
-    seconds column (a float) is written with six decimals.
+    seconds column (a float) is written with six decimals. ``canonical``, when given,
+    is one more column (:data:`CANONICAL`), one text per row.
     """
     if kind == "jsonl":
+        if canonical is not None:
+            return "".join(
+                json.dumps({**dict(zip(columns_of(row), row, strict=True)), CANONICAL: key}) + "\n"
+                for row, key in zip(rows, canonical, strict=True)
+            )
         return "".join(
             json.dumps(dict(zip(columns_of(row), row, strict=True))) + "\n" for row in rows
+        )
+    if canonical is not None:
+        lines = format_rows(rows, kind).splitlines(keepends=True)
+        if len(lines) == len(rows):  # no quoted line break: one line per row
+            return "".join(
+                f"{line[:-1]},{_csv_field(key)}\n"
+                for line, key in zip(lines, canonical, strict=True)
+            )
+        return "".join(
+            f"{format_rows([row], kind)[:-1]},{_csv_field(key)}\n"
+            for row, key in zip(rows, canonical, strict=True)
         )
     field = _csv_field
     if rows and len(rows[0]) != len(COLUMNS):  # evidence columns: the general path

@@ -413,6 +413,12 @@ def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str
     from cpsudoku.datasets.encoding import encode_rows
 
     rows = solve_records(records, options)
+    canonical = None
+    if options.canon:  # the canonical form of each puzzle, empty when it cannot be read
+        from cpsudoku.canon import canonical_lines
+
+        keys = canonical_lines([record.puzzle for record in records], options.rules)
+        canonical = [key if isinstance(key, str) else "" for key in keys]
     if options.witnesses:  # the evidence columns: solution2 and certificate
         from cpsudoku.datasets.evidence import evidence_columns
 
@@ -423,8 +429,10 @@ def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str
                 for record, row, more in zip(records, rows, extra, strict=True)
             ],
             kind,
+            canonical,
         )
     return encode_rows(
         [(record.index, record.puzzle, *row) for record, row in zip(records, rows, strict=True)],
         kind,
+        canonical,
     )

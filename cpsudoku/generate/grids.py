@@ -81,7 +81,7 @@ def _choice(vals: list[int], cand: list[int], rng: random.Random) -> tuple[int, 
     return cell, values
 
 
-def _fill(g: Rules, rng: random.Random) -> list[int] | None:
+def random_fill(g: Rules, rng: random.Random) -> list[int] | None:
     """One randomized backtracking fill of the empty grid; None after too many nodes.
 
     Candidates are kept per cell and updated on each placement; naked singles are
@@ -145,7 +145,7 @@ def random_grid(g: Rules, rng: random.Random) -> Puzzle:
     """
     if g.n <= _FILL_MAX_SIDE:
         for _ in range(_FILL_ATTEMPTS):
-            cells = _fill(g, rng)
+            cells = random_fill(g, rng)
             if cells is not None:
                 return Puzzle(g, tuple(_shuffle_symmetry(g, cells, rng)))
     return Puzzle(g, tuple(_shuffle_symmetry(g, _pattern(g), rng)))

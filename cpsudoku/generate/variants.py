@@ -20,7 +20,7 @@ from itertools import pairwise
 
 from cpsudoku.engines import create_backend
 from cpsudoku.engines.base import Backend
-from cpsudoku.generate.grids import _fill, random_grid, random_source
+from cpsudoku.generate.grids import random_fill, random_grid, random_source
 from cpsudoku.generate.puzzles import GeneratedPuzzle, GenerationError
 from cpsudoku.model.constraints import (
     AntiKing,
@@ -144,7 +144,7 @@ def _grid_family(
         rule = {"anti-knight": AntiKnight, "anti-king": AntiKing}.get(family, NonConsecutive)
         rules = base.with_constraints(rule.of(n))
         return _solved_grid(rules, rng, engine)
-    cells = _fill(rules, rng)
+    cells = random_fill(rules, rng)
     return None if cells is None else (rules, tuple(cells))
 
 

@@ -899,7 +899,3 @@ def constraint_from_spec(spec: object, size: int) -> Constraint:
         known = ", ".join(sorted(KINDS)) or "none yet"
         raise RulesError(f"unknown constraint kind {spec['kind']!r}; known kinds: {known}")
     return cls.from_spec(spec, size)
-
-
-# The sum kinds live in their own module; importing it registers them here.
-from cpsudoku.model import sums as _sums  # noqa: E402, F401

@@ -33,6 +33,9 @@ from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
+# The sum kinds live in their own module; importing it registers them with the others
+# before any spec is read.
+from cpsudoku.model import sums as _sums  # noqa: F401
 from cpsudoku.model.constraints import (
     Constraint,
     Negative,

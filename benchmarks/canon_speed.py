@@ -1,0 +1,119 @@
+"""Canonicalisation speed: the bulk path on 9x9 sets, single calls, and each grid size.
+
+Three tables, one core:
+
+1. bulk: puzzles per second of :func:`cpsudoku.canon.canonical_lines` (the path of
+   ``dedupe`` and ``batch --canon``: one compiled call per chunk) over each set;
+2. single: the median and 90th-percentile time of one ``cpsudoku.canonical(text)``
+   call (parsing included) on the first puzzles of each set;
+3. sizes: the same single call per box shape, 4x4 to 25x25. 9x9 takes puzzles of
+   easy_kaggle1m, 16x16 and 25x25 the bundled sets; the other shapes have no bundled
+   set, so their puzzles are generated grids with 45% of the cells kept (seeded).
+
+    python benchmarks/canon_speed.py
+    python benchmarks/canon_speed.py --data DIR     # the whole published files
+
+``--data`` points at a folder holding the whole published files (see
+benchmarks/data/README.md); nothing else running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+from cpsudoku import canonical
+from cpsudoku.canon import canonical_lines, minlex_built
+from cpsudoku.generate import generate_grid
+from cpsudoku.model.puzzle import Puzzle
+
+HERE = Path(__file__).parent / "data"
+SETS = ["clue17_royle", "easy_kaggle1m", "top1465", "forum_hardest_1106"]
+SHAPES = ["2x2", "2x3", "2x4", "3x3", "3x4", "4x4", "5x5"]
+
+
+def read(path: Path) -> list[str]:
+    text = path.read_text().splitlines()
+    return [s.strip() for s in text if s.strip() and not s.startswith("#")]
+
+
+def bulk(puzzles: list[str], min_seconds: float = 1.0) -> float:
+    """Puzzles per second of canonical_lines over the whole list, repeated to 1 s."""
+    done, start = 0, time.perf_counter()
+    while True:
+        for k in range(0, len(puzzles), 10_000):
+            canonical_lines(puzzles[k : k + 10_000])
+        done += len(puzzles)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return done / elapsed
+
+
+def single(puzzles: list[str]) -> tuple[float, float]:
+    """Median and 90th percentile of one canonical() call, in milliseconds."""
+    times = []
+    for text in puzzles:
+        t0 = time.perf_counter()
+        canonical(text)
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return statistics.median(times) * 1e3, times[int(0.9 * (len(times) - 1))] * 1e3
+
+
+def shape_puzzles(box: str, count: int) -> list[Puzzle | str]:
+    if box == "3x3":
+        return list(read(HERE / "easy_kaggle1m.txt")[:count])
+    if box in ("4x4", "5x5"):
+        name = "16x16_vukr.txt" if box == "4x4" else "25x25_misc.txt"
+        return list(read(HERE / name)[:count])
+    rng = random.Random(box)
+    out: list[Puzzle | str] = []
+    for k in range(count):
+        grid = generate_grid(box, seed=k)
+        cells = tuple(v if rng.random() < 0.45 else 0 for v in grid.cells)
+        out.append(Puzzle(grid.rules, cells))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=HERE, help="folder of the sets")
+    parser.add_argument("--sets", nargs="+", default=SETS)
+    parser.add_argument("--single", type=int, default=500, help="puzzles timed one by one")
+    args = parser.parse_args()
+    print(f"compiled minlex search: {'built' if minlex_built() else 'MISSING'}\n")
+    print("| set | puzzles | bulk puzzles/s | single call median ms | p90 ms |")
+    print("|---|---:|---:|---:|---:|")
+    for name in args.sets:
+        puzzles = read(args.data / f"{name}.txt")
+        rate = bulk(puzzles)
+        median, p90 = single(puzzles[: args.single])
+        print(f"| {name} | {len(puzzles):,} | {rate:,.0f} | {median:.3f} | {p90:.3f} |")
+    print("\n| grid | boxes | method | puzzles | median ms | p90 ms | mean ms |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for box in SHAPES:
+        r, c = map(int, box.split("x"))
+        n = r * c
+        puzzles = shape_puzzles(box, 200 if n <= 9 else 50)
+        start = time.perf_counter()
+        times = []
+        method = ""
+        for p in puzzles:
+            t0 = time.perf_counter()
+            method = canonical(p, box).method
+            times.append(time.perf_counter() - t0)
+        total = time.perf_counter() - start
+        times.sort()
+        median = statistics.median(times) * 1e3
+        p90 = times[int(0.9 * (len(times) - 1))] * 1e3
+        print(
+            f"| {n}x{n} | {box} | {method} | {len(puzzles)} | {median:.3f} | {p90:.3f} | "
+            f"{total / len(puzzles) * 1e3:.3f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,624 @@
+/*
+ * cpsudoku.canon._minlex: the exact minlex search of cpsudoku/canon/minlex.py in C.
+ *
+ * The search is the same, step for step (the tests compare the two): every first row
+ * (of the grid and, for square boxes, of its transpose), the stacks as the first row is
+ * written, then the other rows one at a time, with columns decided only when a given
+ * tells them apart (deferred columns); each written cell is compared with the best
+ * string so far (larger prunes, smaller starts a new best), and every leaf equal to
+ * the final best counts its automorphisms.
+ *
+ * Inputs are checked here (shape, values), so no input can read or write out of bounds.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_SIDE 16
+#define MAX_CELLS (MAX_SIDE * MAX_SIDE)
+#define UNKNOWN 255
+#define DEFERRED 255
+#define SNAPSHOTS 4096 /* first-row states held before they are sorted and searched */
+
+/* The state after a first row: what search_rows(1) needs, and the order key. */
+typedef struct {
+    uint8_t t, r0;
+    int next;
+    uint32_t seq, first_row; /* first_row: Search.first_row when it was held */
+    uint8_t cols[MAX_SIDE], label[MAX_SIDE + 1], key[MAX_SIDE];
+    uint32_t pool[MAX_SIDE];
+} Snapshot;
+
+typedef struct {
+    int n, br, bc, ngrids, t;
+    const uint8_t *grid;
+    uint8_t g[2][MAX_CELLS];
+    uint8_t best[MAX_CELLS];
+    uint8_t label[MAX_SIDE + 1];
+    int next;
+    uint8_t rows[MAX_SIDE], cols[MAX_SIDE];
+    uint32_t row_used, band_used, stack_used;
+    uint32_t pool[MAX_SIDE]; /* the deferred source columns of each output stack */
+    uint64_t count;
+    int found_t;
+    uint8_t found_rows[MAX_SIDE], found_cols[MAX_SIDE], found_label[MAX_SIDE + 1];
+    int nsnaps;
+    uint32_t seq;
+    uint32_t first_row; /* times the best first row went down (only on repeated digits) */
+    Snapshot snaps[SNAPSHOTS];
+} Search;
+
+/* Write the label of `value` at `pos`: -1 pruned, else the labels added (0 or 1). */
+static inline int write_cell(Search *s, int pos, int value)
+{
+    int lab = s->label[value], added = 0;
+    if (value && !lab) {
+        lab = s->next;
+        added = 1;
+    }
+    int b = s->best[pos];
+    if (lab > b)
+        return -1;
+    if (lab < b) {
+        s->first_row += pos < s->n;
+        s->best[pos] = (uint8_t)lab;
+        int cells = s->n * s->n;
+        for (int k = pos + 1; k < cells && s->best[k] != UNKNOWN; k++)
+            s->best[k] = UNKNOWN;
+        s->count = 0;
+    }
+    if (added) {
+        s->label[value] = (uint8_t)lab;
+        s->next++;
+    }
+    return added;
+}
+
+static void start_row(Search *s, int i);
+
+/* Every string written equals the best: count its transformations (the deferred
+   columns of each stack, all empty, in any order). */
+static void leaf(Search *s)
+{
+    static const uint64_t fact[] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800,
+                                    39916800, 479001600, 6227020800ull, 87178291200ull,
+                                    1307674368000ull, 20922789888000ull};
+    int n = s->n, bc = s->bc, nstacks = n / bc;
+    uint64_t ways = 1;
+    for (int st = 0; st < nstacks; st++)
+        ways *= fact[__builtin_popcount(s->pool[st])];
+    s->count += ways;
+    if (s->count == ways) {
+        s->found_t = s->t;
+        memcpy(s->found_rows, s->rows, n);
+        for (int st = 0; st < nstacks; st++) {
+            uint32_t free = s->pool[st];
+            for (int j = st * bc; j < st * bc + bc; j++) {
+                if (s->cols[j] != DEFERRED) {
+                    s->found_cols[j] = s->cols[j];
+                } else {
+                    s->found_cols[j] = (uint8_t)__builtin_ctz(free);
+                    free &= free - 1;
+                }
+            }
+        }
+        memcpy(s->found_label, s->label, n + 1);
+    }
+}
+
+static uint32_t deferred_columns(const Search *s)
+{
+    uint32_t deferred = 0;
+    for (int st = 0; st < s->n / s->bc; st++)
+        deferred |= s->pool[st];
+    return deferred;
+}
+
+/* The labels source row r writes next, into text: 0 when it decides a deferred
+   column (a given in one of them), so that its string is not known yet. */
+static int row_text(const Search *s, int r, uint32_t deferred, uint8_t *text)
+{
+    int n = s->n;
+    const uint8_t *row = s->grid + r * n;
+    for (uint32_t d = deferred; d; d &= d - 1)
+        if (row[__builtin_ctz(d)])
+            return 0;
+    uint8_t labels[MAX_SIDE + 1];
+    memcpy(labels, s->label, n + 1);
+    int next = s->next;
+    for (int j = 0; j < n; j++) {
+        int c = s->cols[j];
+        int v = c == DEFERRED ? 0 : row[c];
+        if (v && !labels[v])
+            labels[v] = (uint8_t)next++;
+        text[j] = labels[v];
+    }
+    return 1;
+}
+
+/* Choose the source row of output row i (a band first, then its rows). */
+static void search_rows(Search *s, int i)
+{
+    int n = s->n, br = s->br;
+    if (i == n) {
+        leaf(s);
+        return;
+    }
+    int lo = 0, hi = n;
+    if (i % br) {
+        lo = (s->rows[i - 1] / br) * br;
+        hi = lo + br;
+    }
+    /* The candidates worth writing, the most promising first (see _best_rows): rows
+       that decide no column write a known string, and only the least of those is
+       kept; rows that decide columns come after, written cell by cell. */
+    uint8_t order[MAX_SIDE], text[MAX_SIDE][MAX_SIDE];
+    int nknown = 0, nopen = 0, least = -1;
+    uint8_t open_rows[MAX_SIDE];
+    uint32_t deferred = deferred_columns(s);
+    for (int r = lo; r < hi; r++) {
+        if (s->row_used >> r & 1)
+            continue;
+        if (i % br == 0 && (s->band_used >> (r / br) & 1))
+            continue;
+        uint8_t *t = text[nknown];
+        if (!row_text(s, r, deferred, t)) {
+            open_rows[nopen++] = (uint8_t)r;
+            continue;
+        }
+        int cmp = least < 0 ? -1 : memcmp(t, text[least], n);
+        if (cmp < 0) {
+            least = nknown;
+            order[0] = (uint8_t)r;
+            nknown = 1;
+            if (least != 0) {
+                memcpy(text[0], t, n);
+                least = 0;
+            }
+        } else if (cmp == 0) {
+            order[nknown++] = (uint8_t)r; /* its text is in place already */
+        }
+    }
+    for (int k = 0; k < nopen; k++)
+        order[nknown + k] = open_rows[k];
+    for (int k = 0; k < nknown + nopen; k++) {
+        int r = order[k];
+        int band = r / br;
+        s->rows[i] = (uint8_t)r;
+        s->row_used |= 1u << r;
+        if (i % br == 0)
+            s->band_used |= 1u << band;
+        start_row(s, i);
+        s->row_used &= ~(1u << r);
+        if (i % br == 0)
+            s->band_used &= ~(1u << band);
+    }
+}
+
+/* One output row being written: its source row, the rank of each deferred column
+   among its stack's deferred columns, and each pool's empty cells in this row. */
+typedef struct {
+    int i;
+    const uint8_t *row;
+    uint8_t rank[MAX_SIDE];
+    uint8_t zeros[MAX_SIDE];
+    uint32_t empty; /* the source columns empty in this row */
+} RowWrite;
+
+static void write_row(Search *s, RowWrite *w, int j);
+
+static void restore(Search *s, const Snapshot *p)
+{
+    int n = s->n;
+    s->t = p->t;
+    s->grid = s->g[p->t];
+    s->rows[0] = p->r0;
+    s->row_used = 1u << p->r0;
+    s->band_used = 1u << (p->r0 / s->br);
+    memcpy(s->cols, p->cols, n);
+    memcpy(s->pool, p->pool, sizeof s->pool);
+    memcpy(s->label, p->label, n + 1);
+    s->next = p->next;
+}
+
+static void keep(const Search *s, Snapshot *p)
+{
+    int n = s->n;
+    p->t = (uint8_t)s->t;
+    p->r0 = s->rows[0];
+    memcpy(p->cols, s->cols, n);
+    memcpy(p->pool, s->pool, sizeof p->pool);
+    memcpy(p->label, s->label, n + 1);
+    p->next = s->next;
+}
+
+static int snapshot_order(const void *a, const void *b)
+{
+    const Snapshot *x = a, *y = b;
+    int cmp = memcmp(x->key, y->key, MAX_SIDE);
+    if (cmp)
+        return cmp;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Search on from the held first-row states, the most promising first (see
+   _Search._flush), and forget them. */
+static void flush(Search *s)
+{
+    int count = s->nsnaps;
+    s->nsnaps = 0;
+    qsort(s->snaps, count, sizeof(Snapshot), snapshot_order);
+    for (int k = 0; k < count; k++) {
+        if (s->snaps[k].first_row != s->first_row)
+            continue; /* a smaller first row came later: this one cannot be the least */
+        restore(s, &s->snaps[k]);
+        search_rows(s, 1);
+    }
+}
+
+/* The first row is written: hold the state, keyed by the least known second row. */
+static void save_first_row(Search *s)
+{
+    int n = s->n, br = s->br;
+    if (s->nsnaps == SNAPSHOTS) {
+        Snapshot here;
+        keep(s, &here);
+        uint32_t stacks = s->stack_used;
+        flush(s);
+        restore(s, &here);
+        s->stack_used = stacks;
+    }
+    Snapshot *p = &s->snaps[s->nsnaps++];
+    keep(s, p);
+    p->seq = s->seq++;
+    p->first_row = s->first_row;
+    memset(p->key, UNKNOWN, sizeof p->key);
+    uint32_t deferred = deferred_columns(s);
+    int lo = 0, hi = n;
+    if (br > 1) {
+        lo = (s->rows[0] / br) * br;
+        hi = lo + br;
+    }
+    uint8_t text[MAX_SIDE];
+    for (int r = lo; r < hi; r++) {
+        if (r == s->rows[0])
+            continue;
+        if (row_text(s, r, deferred, text) && memcmp(text, p->key, n) < 0)
+            memcpy(p->key, text, n);
+    }
+}
+
+/* Write cell (w->i, j), branching over the pool when its column is decided here. */
+static void write_cell_of_row(Search *s, RowWrite *w, int j)
+{
+    int pos = w->i * s->n + j, st = j / s->bc;
+    int c = s->cols[j];
+    if (c != DEFERRED) {
+        int v = w->row[c];
+        int a = write_cell(s, pos, v);
+        if (a < 0)
+            return;
+        write_row(s, w, j + 1);
+        if (a) {
+            s->label[v] = 0;
+            s->next--;
+        }
+        return;
+    }
+    if (w->rank[j] < w->zeros[st]) {
+        if (write_cell(s, pos, 0) >= 0)
+            write_row(s, w, j + 1);
+        return;
+    }
+    uint32_t options = s->pool[st] & ~w->empty;
+    while (options) {
+        c = __builtin_ctz(options);
+        options &= options - 1;
+        int v = w->row[c];
+        int a = write_cell(s, pos, v);
+        if (a < 0)
+            continue;
+        s->cols[j] = (uint8_t)c;
+        s->pool[st] &= ~(1u << c);
+        write_row(s, w, j + 1);
+        s->cols[j] = DEFERRED;
+        s->pool[st] |= 1u << c;
+        if (a) {
+            s->label[v] = 0;
+            s->next--;
+        }
+    }
+}
+
+static void write_row(Search *s, RowWrite *w, int j)
+{
+    int n = s->n, bc = s->bc;
+    if (j == n) {
+        if (w->i == 0)
+            save_first_row(s);
+        else
+            search_rows(s, w->i + 1);
+        return;
+    }
+    if (w->i == 0 && j % bc == 0) {
+        /* The first row chooses the stacks: each output stack takes a whole stack. */
+        int st = j / bc;
+        for (int stack = 0; stack < n / bc; stack++) {
+            if (s->stack_used >> stack & 1)
+                continue;
+            s->stack_used |= 1u << stack;
+            s->pool[st] = ((1u << bc) - 1) << (stack * bc);
+            w->zeros[st] = (uint8_t)__builtin_popcount(s->pool[st] & w->empty);
+            for (int k = 0; k < bc; k++)
+                w->rank[j + k] = (uint8_t)k;
+            write_cell_of_row(s, w, j);
+            s->pool[st] = 0;
+            s->stack_used &= ~(1u << stack);
+        }
+        return;
+    }
+    write_cell_of_row(s, w, j);
+}
+
+/* Write output row i from its chosen source row (see _Search._start_row). */
+static void start_row(Search *s, int i)
+{
+    int n = s->n, bc = s->bc;
+    RowWrite w;
+    w.i = i;
+    w.row = s->grid + s->rows[i] * n;
+    w.empty = 0;
+    for (int c = 0; c < n; c++)
+        if (!w.row[c])
+            w.empty |= 1u << c;
+    for (int st = 0; st < n / bc; st++) {
+        int k = 0;
+        for (int j = st * bc; j < st * bc + bc; j++)
+            if (s->cols[j] == DEFERRED)
+                w.rank[j] = (uint8_t)k++;
+        w.zeros[st] = (uint8_t)__builtin_popcount(s->pool[st] & w.empty);
+    }
+    write_row(s, &w, 0);
+}
+
+/* The smallest relabelled first row any line can give (see first_row_bound). */
+static void first_row_bound(Search *s)
+{
+    int n = s->n, bc = s->bc;
+    uint8_t row[MAX_SIDE];
+    int have = 0;
+    for (int t = 0; t < s->ngrids; t++)
+        for (int r = 0; r < n; r++) {
+            const uint8_t *line = s->g[t] + r * n;
+            int counts[MAX_SIDE], ns = 0;
+            for (int st = 0; st < n; st += bc) {
+                int k = 0;
+                for (int c = st; c < st + bc; c++)
+                    k += line[c] != 0;
+                int p = ns++;
+                while (p > 0 && counts[p - 1] > k) {
+                    counts[p] = counts[p - 1];
+                    p--;
+                }
+                counts[p] = k;
+            }
+            uint8_t cand[MAX_SIDE];
+            int pos = 0, label = 0;
+            for (int q = 0; q < ns; q++) {
+                for (int z = 0; z < bc - counts[q]; z++)
+                    cand[pos++] = 0;
+                for (int z = 0; z < counts[q]; z++)
+                    cand[pos++] = (uint8_t)++label;
+            }
+            if (!have || memcmp(cand, row, n) < 0) {
+                memcpy(row, cand, n);
+                have = 1;
+            }
+        }
+    memcpy(s->best, row, n);
+}
+
+/* Run the whole search on s->g[0] (values 0..n); fills best, count and found_*. */
+static void run(Search *s)
+{
+    int n = s->n;
+    s->ngrids = s->br == s->bc ? 2 : 1;
+    if (s->ngrids == 2)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                s->g[1][c * n + r] = s->g[0][r * n + c];
+    memset(s->best, UNKNOWN, sizeof s->best);
+    first_row_bound(s);
+    memset(s->label, 0, sizeof s->label);
+    s->next = 1;
+    s->count = 0;
+    s->nsnaps = 0;
+    s->seq = s->first_row = 0;
+    for (int t = 0; t < s->ngrids; t++) {
+        s->t = t;
+        s->grid = s->g[t];
+        for (int r = 0; r < n; r++) {
+            s->rows[0] = (uint8_t)r;
+            s->row_used = 1u << r;
+            s->band_used = 1u << (r / s->br);
+            s->stack_used = 0;
+            memset(s->cols, DEFERRED, sizeof s->cols);
+            memset(s->pool, 0, sizeof s->pool);
+            start_row(s, 0);
+        }
+    }
+    flush(s);
+}
+
+static int check_shape(int br, int bc)
+{
+    if (br < 1 || bc < 1 || br * bc > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "box shape %dx%d is outside 1..%d cells a side", br, bc,
+                     MAX_SIDE);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(minlex_doc,
+             "minlex(cells: bytes, box_rows, box_cols) -> (form, transpose, rows, cols, "
+             "labels, automorphisms)\n\n"
+             "cells: n*n bytes of values 0..n. form: n*n bytes of labels; rows, cols: the "
+             "source line of each output line; labels[d]: the label of digit d (0 when d "
+             "is absent).");
+
+static PyObject *py_minlex(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    int br, bc;
+    if (!PyArg_ParseTuple(args, "y*ii", &buf, &br, &bc))
+        return NULL;
+    if (check_shape(br, bc) < 0) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    int n = br * bc;
+    if (buf.len != (Py_ssize_t)n * n) {
+        PyBuffer_Release(&buf);
+        return PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", n * n, buf.len);
+    }
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    if (!s) {
+        PyBuffer_Release(&buf);
+        return PyErr_NoMemory();
+    }
+    s->n = n;
+    s->br = br;
+    s->bc = bc;
+    const uint8_t *in = buf.buf;
+    for (int k = 0; k < n * n; k++) {
+        if (in[k] > n) {
+            PyBuffer_Release(&buf);
+            PyMem_Free(s);
+            return PyErr_Format(PyExc_ValueError, "value %d outside 0..%d", in[k], n);
+        }
+        s->g[0][k] = in[k];
+    }
+    PyBuffer_Release(&buf);
+    Py_BEGIN_ALLOW_THREADS run(s);
+    Py_END_ALLOW_THREADS PyObject *res = Py_BuildValue(
+        "(y#iy#y#y#K)", (const char *)s->best, (Py_ssize_t)n * n, s->found_t,
+        (const char *)s->found_rows, (Py_ssize_t)n, (const char *)s->found_cols, (Py_ssize_t)n,
+        (const char *)s->found_label, (Py_ssize_t)n + 1, (unsigned long long)s->count);
+    PyMem_Free(s);
+    return res;
+}
+
+static const char SYMBOLS[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/* The value of a line's symbol, or -1: '.', '0' empty; 1-9 then A-Z (any case). */
+static int symbol_value(int ch)
+{
+    if (ch == '.' || ch == '0')
+        return 0;
+    if (ch >= '1' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+PyDoc_STRVAR(minlex_lines_doc,
+             "minlex_lines(lines: list[str], box_rows, box_cols) -> list[str | None]\n\n"
+             "The minlex form of each one-line puzzle ('0' for empty), or None for a line "
+             "this fast path does not read (wrong length, another symbol): the caller "
+             "parses those itself. The searches run without the GIL.");
+
+static PyObject *py_minlex_lines(PyObject *self, PyObject *args)
+{
+    PyObject *lines;
+    int br, bc;
+    if (!PyArg_ParseTuple(args, "O!ii", &PyList_Type, &lines, &br, &bc))
+        return NULL;
+    if (check_shape(br, bc) < 0)
+        return NULL;
+    int n = br * bc, cells = n * n;
+    Py_ssize_t count = PyList_GET_SIZE(lines);
+    uint8_t *grids = PyMem_Malloc((size_t)(count ? count : 1) * cells);
+    char *ok = PyMem_Calloc((size_t)(count ? count : 1), 1);
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    PyObject *out = NULL;
+    if (!grids || !ok || !s) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PyList_GET_ITEM(lines, i);
+        if (!PyUnicode_Check(item) || PyUnicode_KIND(item) != PyUnicode_1BYTE_KIND ||
+            PyUnicode_GET_LENGTH(item) != cells)
+            continue;
+        const Py_UCS1 *text = PyUnicode_1BYTE_DATA(item);
+        uint8_t *g = grids + (size_t)i * cells;
+        int k = 0;
+        for (; k < cells; k++) {
+            int v = symbol_value(text[k]);
+            if (v < 0 || v > n)
+                break;
+            g[k] = (uint8_t)v;
+        }
+        ok[i] = k == cells;
+    }
+    s->n = n;
+    s->br = br;
+    s->bc = bc;
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t i = 0; i < count; i++)
+    {
+        if (!ok[i])
+            continue;
+        uint8_t *g = grids + (size_t)i * cells;
+        memcpy(s->g[0], g, cells);
+        run(s);
+        for (int k = 0; k < cells; k++)
+            g[k] = (uint8_t)SYMBOLS[s->best[k]];
+    }
+    Py_END_ALLOW_THREADS out = PyList_New(count);
+    if (!out)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item;
+        if (ok[i]) {
+            item = PyUnicode_FromStringAndSize((const char *)grids + (size_t)i * cells, cells);
+            if (!item) {
+                Py_CLEAR(out);
+                goto done;
+            }
+        } else {
+            item = Py_NewRef(Py_None);
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+done:
+    PyMem_Free(grids);
+    PyMem_Free(ok);
+    PyMem_Free(s);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"minlex", py_minlex, METH_VARARGS, minlex_doc},
+    {"minlex_lines", py_minlex_lines, METH_VARARGS, minlex_lines_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef minlex_module = {
+    PyModuleDef_HEAD_INIT, "cpsudoku.canon._minlex",
+    "The exact minlex search in C (see cpsudoku/canon/minlex.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__minlex(void)
+{
+    PyObject *m = PyModule_Create(&minlex_module);
+    if (m && PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

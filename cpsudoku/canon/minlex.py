@@ -1,0 +1,377 @@
+"""The exact minlex form, in plain Python: the reference the compiled search mirrors.
+
+The minlex form of a grid is, over every transformation (see
+:class:`~cpsudoku.canon.transform.Transformation`) and every relabelling of the
+digits, the lexicographically smallest string of its cells read row by row, ``0`` for
+an empty cell (which sorts first). For a fixed transformation the best relabelling
+numbers the digits in their order of first appearance, so the search only chooses the
+transformation:
+
+1. the first output row: every row of the grid (and of its transpose, for square
+   boxes); its best form over the column permutations is known in advance (stacks with
+   fewer givens first, givens last in their stack), which bounds the search at once;
+2. the columns, one output column at a time (a stack first, then its columns),
+   each choice writing one cell of the first row;
+3. the other rows, one output row at a time (a band first, then its rows).
+
+Every written cell is compared with the best string found so far: larger prunes the
+branch, smaller makes it the new best. Every leaf equal to the final best is an
+automorphism (a transformation mapping the grid onto its own form, relabelled), so
+their count comes out of the same search.
+
+This module is readable rather than fast: the compiled ``_minlex`` runs the same
+search, and the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
+
+from cpsudoku.canon.transform import Transformation
+
+#: Larger than every label: the best string's still unknown tail.
+_UNKNOWN = 1 << 30
+
+#: First-row states held before they are sorted and searched on (memory stays bounded).
+SNAPSHOTS = 4096
+
+
+def first_row_bound(lines: Sequence[Sequence[int]], stack: int) -> list[int]:
+    """The smallest relabelled first row any of ``lines`` can give.
+
+    A line's best form puts its stacks in increasing order of givens and, in each
+    stack, the empty cells first; the givens are then numbered 1, 2, ... in order.
+    """
+    best: list[int] | None = None
+    for line in lines:
+        counts = sorted(
+            sum(1 for v in line[s : s + stack] if v) for s in range(0, len(line), stack)
+        )
+        row: list[int] = []
+        label = 0
+        for k in counts:
+            row += [0] * (stack - k)
+            row += range(label + 1, label + k + 1)
+            label += k
+        if best is None or row < best:
+            best = row
+    assert best is not None
+    return best
+
+
+@dataclass
+class MinlexResult:
+    """What :func:`minlex` finds: the form, one transformation to it, the automorphisms."""
+
+    cells: tuple[int, ...]
+    transformation: Transformation
+    automorphisms: int
+
+
+class _Search:
+    """One minlex search over a grid; see the module docstring."""
+
+    def __init__(self, cells: Sequence[int], box_rows: int, box_cols: int) -> None:
+        n = box_rows * box_cols
+        self.n, self.br, self.bc = n, box_rows, box_cols
+        grid = [list(cells[r * n : (r + 1) * n]) for r in range(n)]
+        self.grids = [grid]
+        if box_rows == box_cols:
+            self.grids.append([list(col) for col in zip(*grid, strict=True)])
+        self.best = [_UNKNOWN] * (n * n)
+        lines = [row for g in self.grids for row in g]
+        self.best[:n] = first_row_bound(lines, box_cols)
+        self.label = [0] * (n + 1)
+        self.next_label = 1
+        self.count = 0
+        self.found: tuple[int, list[int], list[int], list[int]] | None = None
+        self.grid = grid
+        self.t = 0
+        self.rows: list[int] = []
+        # cols[j]: the source column of output column j, or -1 while it is deferred.
+        self.cols = [-1] * n
+        # pools[s]: the deferred source columns of output stack s (see _write_row).
+        self.pools: list[set[int]] = [set() for _ in range(n // box_cols)]
+        self.stacks: list[int] = []
+        self.snapshots: list[tuple[list[int], int, tuple[object, ...]]] = []
+        self._seq = 0  # states numbered in order of appearance, across flushes
+        # Times the best first row went down: only a row with a repeated digit can go
+        # below the bound, and the states held for the larger row are then void.
+        self.first_row = 0
+
+    # A written cell: -1 pruned, else the number of labels it added (0 or 1).
+    def _write(self, pos: int, value: int) -> int:
+        added = 0
+        lab = self.label[value]
+        if value and not lab:
+            lab = self.next_label
+            added = 1
+        best = self.best[pos]
+        if lab > best:
+            return -1
+        if lab < best:
+            # A new best prefix: forget the old tail and the leaves counted for it.
+            self.first_row += pos < self.n
+            self.best[pos] = lab
+            for k in range(pos + 1, len(self.best)):
+                if self.best[k] == _UNKNOWN:
+                    break
+                self.best[k] = _UNKNOWN
+            self.count = 0
+        if added:
+            self.label[value] = lab
+            self.next_label += 1
+        return added
+
+    def run(self) -> MinlexResult:
+        n = self.n
+        for t, grid in enumerate(self.grids):
+            self.t, self.grid = t, grid
+            for r in range(n):
+                self.rows = [r]
+                self._start_row(0)
+        self._flush()
+        assert self.found is not None
+        t, rows, cols, label = self.found
+        digits = full_relabelling(label, n)
+        box = (self.br, self.bc)
+        transformation = Transformation(box, bool(t), tuple(rows), tuple(cols), digits)
+        return MinlexResult(tuple(self.best), transformation, self.count)
+
+    def _rows(self, i: int) -> None:
+        """Choose the source row of output row ``i`` (a band first, then its rows)."""
+        n, br = self.n, self.br
+        if i == n:
+            self._leaf()
+            return
+        if i % br == 0:
+            used = {r // br for r in self.rows}
+            choices = [r for r in range(n) if r // br not in used]
+        else:
+            band = self.rows[-1] // br
+            choices = [r for r in range(band * br, band * br + br) if r not in self.rows]
+        for r in self._best_rows(choices):
+            self.rows.append(r)
+            self._start_row(i)
+            self.rows.pop()
+
+    def _best_rows(self, choices: list[int]) -> list[int]:
+        """The candidate rows worth writing, the most promising first.
+
+        A row that leaves no column undecided (every deferred column of a stack gets
+        an empty cell) writes one known string; all candidates share the prefix, so
+        such a row that is larger than another one can never give the minimum and is
+        dropped here, before it starts a descent of its own. The smallest known rows
+        come first, then the rows that still decide columns (written cell by cell).
+        """
+        known: list[tuple[list[int], int]] = []
+        open_rows: list[int] = []
+        for r in choices:
+            text = self._row_text(r)
+            if text is None:
+                open_rows.append(r)
+            else:
+                known.append((text, r))
+        if not known:
+            return open_rows
+        least = min(text for text, _ in known)
+        return [r for text, r in known if text == least] + open_rows
+
+    def _row_text(self, r: int) -> list[int] | None:
+        """The labels source row ``r`` writes next, or None when it decides a column."""
+        row = self.grid[r]
+        if any(row[c] for pool in self.pools for c in pool):
+            return None  # a deferred column meets a given: decided while written
+        labels = list(self.label)
+        nxt = self.next_label
+        text = []
+        for c in self.cols:
+            v = row[c] if c >= 0 else 0
+            if v and not labels[v]:
+                labels[v] = nxt
+                nxt += 1
+            text.append(labels[v])
+        return text
+
+    # ---------------------------------------------------------- first-row states
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            self.t,
+            self.rows[0],
+            list(self.cols),
+            [set(p) for p in self.pools],
+            list(self.label),
+            self.next_label,
+        )
+
+    def _restore(self, state: tuple[object, ...]) -> None:
+        t, r0, cols, pools, label, nxt = state
+        self.t = t  # type: ignore[assignment]
+        self.grid = self.grids[self.t]
+        self.rows = [r0]  # type: ignore[list-item]
+        self.cols = list(cols)  # type: ignore[call-overload]
+        self.pools = [set(p) for p in pools]  # type: ignore[attr-defined]
+        self.label = list(label)  # type: ignore[call-overload]
+        self.next_label = nxt  # type: ignore[assignment]
+
+    def _save_first_row(self) -> None:
+        """The first row is written: hold the state, keyed by its least known second row.
+
+        Searching on from every first-row state in turn, the order decides how often
+        a later state beats the best found so far and descends to the last row for
+        it. So the states wait here (up to :data:`SNAPSHOTS` at a time) and go on in
+        order of the least second row they can write among the rows that decide no
+        column (those that do come last): the likely best goes first and prunes the
+        others early.
+        """
+        if len(self.snapshots) == SNAPSHOTS:
+            here, stacks = self._state(), list(self.stacks)
+            self._flush()
+            self._restore(here)
+            self.stacks = stacks
+        n, br, r0 = self.n, self.br, self.rows[0]
+        lo, hi = (r0 // br * br, r0 // br * br + br) if br > 1 else (0, n)
+        key = [_UNKNOWN] * n
+        for r in range(lo, hi):
+            if r != r0 and (text := self._row_text(r)) is not None and text < key:
+                key = text
+        state = (*self._state(), self.first_row)
+        self.snapshots.append((key, len(self.snapshots) + self._seq, state))
+
+    def _flush(self) -> None:
+        """Search on from the held first-row states, the most promising first."""
+        held, self.snapshots = self.snapshots, []
+        self._seq += len(held)
+        held.sort(key=lambda item: (item[0], item[1]))
+        for _, _, state in held:
+            if state[-1] != self.first_row:
+                continue  # a smaller first row came later: this one cannot be the least
+            self._restore(state[:-1])
+            self._rows(1)
+
+    def _start_row(self, i: int) -> None:
+        """Write output row ``i`` from its chosen source row, then go on to row ``i + 1``.
+
+        Columns are deferred: an output column whose cells written so far are all
+        empty keeps its column undecided, among the stack's deferred columns (its
+        pool), all empty on those rows too, so any of them gives the same string. In
+        a new row the best string puts the pool's empty cells first: the first ``z``
+        deferred columns of the stack (``z`` = empty cells of the pool in this row)
+        stay deferred and write 0; the others take the pool's given cells, in every
+        order (a branch each). Without this an empty first row would try every
+        column permutation in turn.
+        """
+        row = self.grid[self.rows[i]]
+        ranks: list[int] = [0] * self.n
+        for s in range(len(self.pools)):
+            k = 0
+            for j in range(s * self.bc, s * self.bc + self.bc):
+                if self.cols[j] < 0:
+                    ranks[j] = k
+                    k += 1
+        zeros = [sum(1 for c in pool if not row[c]) for pool in self.pools]
+        self._write_row(i, 0, row, ranks, zeros)
+
+    def _write_row(
+        self, i: int, j: int, row: list[int], ranks: list[int], zeros: list[int]
+    ) -> None:
+        n, bc = self.n, self.bc
+        if j == n:
+            if i == 0:
+                self._save_first_row()
+            else:
+                self._rows(i + 1)
+            return
+        s = j // bc
+        if i == 0 and j % bc == 0:
+            # The first row chooses the stacks: each output stack takes a whole stack.
+            for stack in range(n // bc):
+                if stack in self.stacks:
+                    continue
+                self.stacks.append(stack)
+                self.pools[s] = set(range(stack * bc, stack * bc + bc))
+                zeros[s] = sum(1 for c in self.pools[s] if not row[c])
+                for k, jj in enumerate(range(j, j + bc)):
+                    ranks[jj] = k
+                self._cell(i, j, row, ranks, zeros)
+                self.pools[s] = set()
+                self.stacks.pop()
+            return
+        self._cell(i, j, row, ranks, zeros)
+
+    def _cell(self, i: int, j: int, row: list[int], ranks: list[int], zeros: list[int]) -> None:
+        """Write cell (i, j), branching over the pool when its column is decided here."""
+        pos = i * self.n + j
+        c = self.cols[j]
+        if c >= 0:
+            options = [c]
+        elif ranks[j] < zeros[j // self.bc]:
+            if self._write(pos, 0) >= 0:
+                self._write_row(i, j + 1, row, ranks, zeros)
+            return
+        else:
+            pool = self.pools[j // self.bc]
+            options = sorted(c for c in pool if row[c])
+        for c in options:
+            value = row[c]
+            added = self._write(pos, value)
+            if added < 0:
+                continue
+            deciding = self.cols[j] < 0
+            if deciding:
+                self.cols[j] = c
+                self.pools[j // self.bc].discard(c)
+            self._write_row(i, j + 1, row, ranks, zeros)
+            if deciding:
+                self.cols[j] = -1
+                self.pools[j // self.bc].add(c)
+            if added:
+                self.label[value] = 0
+                self.next_label -= 1
+
+    def _leaf(self) -> None:
+        """Every string written equals the best: count its transformations."""
+        ways = 1
+        for pool in self.pools:
+            ways *= math.factorial(len(pool))
+        self.count += ways
+        if self.count == ways:
+            cols = list(self.cols)
+            for s, pool in enumerate(self.pools):
+                free = iter(sorted(pool))
+                for j in range(s * self.bc, s * self.bc + self.bc):
+                    if cols[j] < 0:
+                        cols[j] = next(free)
+            self.found = (self.t, list(self.rows), cols, list(self.label))
+
+
+def full_relabelling(label: Sequence[int], n: int) -> tuple[int, ...]:
+    """The labels of digits 1..n: those seen, then the rest in increasing order."""
+    digits = list(label[1 : n + 1])
+    free = iter(sorted(set(range(1, n + 1)) - set(digits)))
+    return tuple(d if d else next(free) for d in digits)
+
+
+@lru_cache(maxsize=1)
+def compiled() -> ModuleType | None:
+    """The compiled search (``_minlex``), or None when it was not built."""
+    try:
+        from cpsudoku.canon import _minlex  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return _minlex
+
+
+def minlex(cells: Sequence[int], box_rows: int, box_cols: int) -> MinlexResult:
+    """The minlex form of a grid of ``box_rows x box_cols`` boxes given by its values.
+
+    Exact for every grid (puzzle or solution, valid or not); the cost grows with the
+    grid's symmetry, so it is meant for grids up to 9x9 and for checking the compiled
+    search.
+    """
+    return _Search(cells, box_rows, box_cols).run()

@@ -1,0 +1,389 @@
+"""Canonical forms: exact against brute force, invariant, separating, and their commands."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsudoku import canonical, equivalent, transform
+from cpsudoku.canon import Transformation, TransformationError, canonical_lines, minlex_built
+from cpsudoku.canon.minlex import compiled, minlex
+from cpsudoku.cli import main
+from cpsudoku.generate import generate_grid
+from cpsudoku.model.forms import parse
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Region, Rules
+
+DATA = Path(__file__).parent / "data"
+
+NINE_BY_NINE = [
+    "clue17_royle_200.txt",
+    "easy_kaggle1m_200.txt",
+    "easy_norvig50.txt",
+    "forum_hardest_1106_60.txt",
+    "multisolution_tdoku.txt",
+    "norvig_hardest.txt",
+    "nosolution_tdoku.txt",
+    "serg_multisolution_100.txt",
+    "top95.txt",
+]
+
+#: The most symmetric 9x9 grid: 648 automorphisms.
+SYMMETRIC = "123456789456789123789123456231564897564897231897231564312645978645978312978312645"
+
+
+def lines(name: str) -> list[str]:
+    text = (DATA / name).read_text().splitlines()
+    return [s.strip() for s in text if s.strip() and not s.startswith("#")]
+
+
+def line_perms(n: int, size: int) -> Iterator[tuple[int, ...]]:
+    """Every permutation of n lines that keeps blocks of ``size`` whole."""
+    blocks = n // size
+    for order in itertools.permutations(range(blocks)):
+        for inner in itertools.product(itertools.permutations(range(size)), repeat=blocks):
+            yield tuple(order[b] * size + inner[b][k] for b in range(blocks) for k in range(size))
+
+
+def relabelled(cells: tuple[int, ...]) -> tuple[int, ...]:
+    """Digits renumbered in order of first appearance (0 stays empty)."""
+    labels = {0: 0}
+    return tuple(labels.setdefault(v, len(labels)) for v in cells)
+
+
+def brute_force(cells: tuple[int, ...], br: int, bc: int) -> tuple[tuple[int, ...], int]:
+    """Minlex form and automorphism count over every transformation, one by one."""
+    n = br * bc
+    best: tuple[int, ...] | None = None
+    count = 0
+    identity = tuple(range(1, n + 1))
+    for flip in [False, True] if br == bc else [False]:
+        for rows in line_perms(n, br):
+            for cols in line_perms(n, bc):
+                image = relabelled(
+                    Transformation((br, bc), flip, rows, cols, identity).apply(cells)
+                )
+                if best is None or image < best:
+                    best, count = image, 1
+                elif image == best:
+                    count += 1
+    assert best is not None
+    return best, count
+
+
+def random_transformation(br: int, bc: int, rng: random.Random) -> Transformation:
+    n = br * bc
+
+    def order(size: int) -> tuple[int, ...]:
+        blocks = list(range(n // size))
+        rng.shuffle(blocks)
+        out: list[int] = []
+        for b in blocks:
+            inner = list(range(b * size, b * size + size))
+            rng.shuffle(inner)
+            out += inner
+        return tuple(out)
+
+    digits = list(range(1, n + 1))
+    rng.shuffle(digits)
+    flip = br == bc and rng.random() < 0.5
+    return Transformation((br, bc), flip, order(br), order(bc), tuple(digits))
+
+
+def all_4x4_grids() -> list[tuple[int, ...]]:
+    rules = Rules.classic(2, 2)
+    peers = rules.peers
+    grids: list[tuple[int, ...]] = []
+    cells = [0] * 16
+
+    def fill(k: int) -> None:
+        if k == 16:
+            grids.append(tuple(cells))
+            return
+        for v in range(1, 5):
+            if all(cells[p] != v for p in peers[k]):
+                cells[k] = v
+                fill(k + 1)
+                cells[k] = 0
+
+    fill(0)
+    return grids
+
+
+def holes(grid: Puzzle, keep: float, rng: random.Random) -> Puzzle:
+    """The grid with each cell kept with probability ``keep``."""
+    return Puzzle(grid.rules, tuple(v if rng.random() < keep else 0 for v in grid.cells))
+
+
+# ------------------------------------------------------------------ exactness
+
+
+def test_all_4x4_grids_fall_into_two_classes_as_brute_force_says() -> None:
+    grids = all_4x4_grids()
+    assert len(grids) == 288
+    forms = set()
+    for cells in grids:
+        c = canonical(Puzzle(Rules.classic(2, 2), cells))
+        assert (c.form.cells, c.automorphisms) == brute_force(cells, 2, 2)
+        forms.add(c.form.cells)
+    assert len(forms) == 2
+    graph_keys = {canonical(Puzzle(Rules.classic(2, 2), g), method="graph").form for g in grids}
+    assert len(graph_keys) == 2
+
+
+@pytest.mark.parametrize(("br", "bc"), [(2, 3), (3, 2)])
+def test_6x6_samples_match_brute_force(br: int, bc: int) -> None:
+    rng = random.Random(br * 10 + bc)
+    for keep in (0.15, 0.4, 0.7, 1.0):
+        p = holes(generate_grid(f"{br}x{bc}", seed=rng.randrange(10**6)), keep, rng)
+        c = canonical(p)
+        assert (c.form.cells, c.automorphisms) == brute_force(p.cells, br, bc)
+        assert minlex(p.cells, br, bc).cells == c.form.cells
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=16, max_size=16))
+def test_any_4x4_content_matches_brute_force(values: list[int]) -> None:
+    """Valid or not, sparse or full: the search is exact on any content."""
+    cells = tuple(values)
+    best, count = brute_force(cells, 2, 2)
+    reference = minlex(cells, 2, 2)
+    assert (reference.cells, reference.automorphisms) == (best, count)
+    assert reference.transformation.apply(cells) == best
+    if compiled() is not None:
+        c = canonical(Puzzle(Rules.classic(2, 2), cells))
+        assert (c.form.cells, c.automorphisms) == (best, count)
+
+
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+@pytest.mark.parametrize("name", ["clue17_royle_200.txt", "easy_kaggle1m_200.txt", "top95.txt"])
+def test_compiled_search_agrees_with_the_python_reference(name: str) -> None:
+    for text in lines(name)[:6]:
+        p = parse(text, check=False)
+        fast, slow = canonical(p), minlex(p.cells, 3, 3)
+        assert fast.form.cells == slow.cells
+        assert fast.automorphisms == slow.automorphisms
+        assert fast.transformation == slow.transformation
+
+
+def test_automorphisms_of_known_symmetric_grids() -> None:
+    assert canonical(SYMMETRIC).automorphisms == 648
+    assert canonical(SYMMETRIC, method="graph").automorphisms == 648
+    assert canonical("." * 81).automorphisms == 2 * 6**8
+    assert canonical("." * 81, method="graph").automorphisms == 2 * 6**8
+    assert canonical("." * 16).automorphisms == 128
+    assert canonical("." * 256).automorphisms == 2 * 24**10  # graph key, nauty's order
+    # 12x12, 3x4 boxes: 4! bands x 3!^4 rows, 3! stacks x 4!^3 columns, no transposition.
+    assert canonical("." * 144).automorphisms == 24 * 6**4 * 6 * 24**3
+
+
+# ------------------------------------------------------------------ invariance
+
+
+def check_invariant(p: Puzzle, rng: random.Random, times: int = 100) -> None:
+    br, bc = p.rules.box_rows, p.rules.box_cols
+    c = canonical(p)
+    assert transform(p, c.transformation) == c.form
+    for _ in range(times):
+        q = transform(p, random_transformation(br, bc, rng))
+        cq = canonical(q)
+        assert cq.form == c.form
+        assert transform(q, cq.transformation) == cq.form
+        assert cq.automorphisms == c.automorphisms
+
+
+@pytest.mark.parametrize("name", NINE_BY_NINE)
+def test_every_9x9_set_is_invariant_under_100_transformations(name: str) -> None:
+    rng = random.Random(name)
+    check_invariant(parse(rng.choice(lines(name)), check=False), rng)
+
+
+@pytest.mark.parametrize(
+    ("box", "keep"),
+    [("2x2", 0.5), ("2x3", 0.4), ("3x2", 0.4), ("2x4", 0.35), ("3x4", 0.4), ("4x3", 0.5)],
+)
+def test_every_box_shape_is_invariant_under_100_transformations(box: str, keep: float) -> None:
+    rng = random.Random(box)
+    check_invariant(holes(generate_grid(box, seed=7), keep, rng), rng)
+
+
+@pytest.mark.parametrize(
+    ("name", "box"), [("16x16_vukr_6.txt", "4x4"), ("25x25_misc_3.txt", "5x5")]
+)
+def test_large_grids_take_an_invariant_graph_key(name: str, box: str) -> None:
+    rng = random.Random(name)
+    p = parse(lines(name)[0], box, check=False)
+    c = canonical(p)
+    assert c.method == "graph"
+    assert transform(p, c.transformation) == c.form
+    for _ in range(20):
+        q = transform(p, random_transformation(p.rules.box_rows, p.rules.box_cols, rng))
+        assert canonical(q).form == c.form
+        t = equivalent(p, q)
+        assert t is not None
+        assert transform(p, t) == q
+
+
+# ------------------------------------------------------------------ separation
+
+
+def test_the_17_clue_sample_holds_no_two_equivalent_puzzles(tmp_path: Path) -> None:
+    out = tmp_path / "kept.txt"
+    code = main(["dedupe", str(DATA / "clue17_royle_200.txt"), "-o", str(out), "--quiet"])
+    assert code == 0
+    assert out.read_text().splitlines() == lines("clue17_royle_200.txt")
+
+
+def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> None:
+    rng = random.Random(5)
+    for text in lines("clue17_royle_200.txt")[:20]:
+        p = parse(text, check=False)
+        empty = [k for k, v in enumerate(p.cells) if not v]
+        one, two = (list(p.cells) for _ in range(2))
+        for cells in (one, two):
+            cells[rng.choice(empty)] = rng.randint(1, 9)
+        a, b = Puzzle(p.rules, tuple(one)), Puzzle(p.rules, tuple(two))
+        t = equivalent(a, b)
+        assert t is None or transform(a, t) == b
+        assert equivalent(p, a) is None  # 17 givens against 18
+
+
+def test_equivalent_gives_a_transformation_that_maps_one_onto_the_other() -> None:
+    rng = random.Random(11)
+    p = parse(lines("top95.txt")[3])
+    q = transform(p, random_transformation(3, 3, rng))
+    t = equivalent(p, q)
+    assert t is not None
+    assert transform(p, t) == q
+    back = equivalent(q, p)
+    assert back is not None
+    assert transform(q, back) == p
+
+
+# ------------------------------------------------------------------ the transformation type
+
+
+def test_transformations_compose_and_invert() -> None:
+    rng = random.Random(2)
+    p = parse(lines("easy_kaggle1m_200.txt")[0])
+    s, t = random_transformation(3, 3, rng), random_transformation(3, 3, rng)
+    assert transform(p, s.then(t)) == transform(transform(p, s), t)
+    assert transform(transform(p, s), s.inverse()) == p
+    assert s.then(s.inverse()) == Transformation.identity((3, 3))
+
+
+def test_a_transformation_that_breaks_the_rules_is_refused() -> None:
+    line = tuple(range(6))
+    digits = tuple(range(1, 7))
+    with pytest.raises(TransformationError, match="cannot be transposed"):
+        Transformation((2, 3), True, line, line, digits)
+    with pytest.raises(TransformationError, match="split a band"):
+        Transformation((2, 3), False, (0, 2, 1, 3, 4, 5), line, digits)
+    with pytest.raises(TransformationError, match="not a permutation"):
+        Transformation((2, 3), False, line, line, (1, 1, 2, 3, 4, 5))
+    with pytest.raises(TransformationError, match="does not apply"):
+        transform(parse("." * 81), Transformation.identity((2, 3)))
+    diagonal = Region("diagonal", tuple(range(0, 81, 10)))
+    x_sudoku = Puzzle(Rules.classic(3, 3).with_extra(diagonal), (0,) * 81)
+    with pytest.raises(TransformationError, match="boxes alone"):
+        canonical(x_sudoku)
+
+
+# ------------------------------------------------------------------ bulk path and commands
+
+
+def test_bulk_lines_match_single_calls_and_name_bad_records() -> None:
+    texts = [*lines("easy_norvig50.txt")[:5], "12", "1.343..2.3..2..3", "x" * 81]
+    out = canonical_lines(texts)
+    for text, key in zip(texts, out, strict=True):
+        if text in ("12",) or text.startswith("x"):
+            assert not isinstance(key, str)
+        else:
+            assert key == canonical(text).line
+
+
+def test_canon_command_prints_the_form_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["canon", SYMMETRIC]) == 0
+    out = capsys.readouterr().out
+    assert "automorphisms: 648" in out
+    assert f"canonical: {canonical(SYMMETRIC).line}" in out
+    assert main(["canon", "--json", lines("top95.txt")[0]]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["canonical"] == canonical(lines("top95.txt")[0]).line
+    assert record["automorphisms"] == 1
+    assert main(["canon", "12"]) == 2
+
+
+def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    sources = lines("easy_kaggle1m_200.txt")[:30]
+    texts = []
+    for _ in range(200):
+        k = rng.randrange(len(sources))
+        q = transform(parse(sources[k]), random_transformation(3, 3, rng))
+        texts.append(q.line())
+    path = tmp_path / "in.csv"
+    path.write_text("quizzes\n" + "\n".join(texts) + "\nnot a puzzle\n")
+    out, report = tmp_path / "kept.txt", tmp_path / "classes.csv"
+    code = main(["dedupe", str(path), "-o", str(out), "--report", str(report), "--jobs", "2"])
+    assert code == 4  # one invalid record
+    kept = out.read_text().splitlines()
+    keys = [canonical(t).line for t in texts]
+    expected = [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
+    assert kept == expected
+    with report.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == len(expected) == len(set(keys))
+    assert sum(int(r["size"]) for r in rows) == 200
+    for r in rows:
+        assert texts[int(r["first_index"])] == expected[int(r["class"])]
+        assert r["canonical"] == keys[int(r["first_index"])]
+
+
+def test_batch_canon_adds_the_column(tmp_path: Path) -> None:
+    out = tmp_path / "rows.csv"
+    src = DATA / "easy_norvig50.txt"
+    assert main(["batch", str(src), "-o", str(out), "--canon", "--jobs", "1", "--quiet"]) == 0
+    with out.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["canonical"] for r in rows] == [canonical(t).line for t in lines("easy_norvig50.txt")]
+    plain = tmp_path / "plain.csv"
+    assert main(["batch", str(src), "-o", str(plain), "--jobs", "1", "--quiet"]) == 0
+    assert "canonical" not in plain.read_text().splitlines()[0]
+    assert main(["batch", str(src), "-o", str(tmp_path / "x.parquet"), "--canon"]) == 2
+
+
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+def test_the_compiled_bulk_call_leaves_what_it_cannot_read_to_the_caller() -> None:
+    fast = compiled()
+    assert fast is not None
+    texts = ["." * 80, "x" * 81, "é" * 81, 5, "." * 81]
+    assert fast.minlex_lines(texts, 3, 3) == [None, None, None, None, "0" * 81]
+    with pytest.raises(ValueError, match="box shape"):
+        fast.minlex_lines([], 5, 5)
+    with pytest.raises(ValueError, match="outside"):
+        fast.minlex(bytes([10] * 81), 3, 3)
+
+
+def test_dedupe_of_16x16_puzzles_uses_the_graph_key(tmp_path: Path) -> None:
+    rng = random.Random(16)
+    sources = [parse(t, "4x4", check=False) for t in lines("16x16_vukr_6.txt")[:3]]
+    texts = [
+        transform(rng.choice(sources), random_transformation(4, 4, rng)).line() for _ in range(12)
+    ]
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(texts) + "\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    kept = out.read_text().splitlines()
+    keys = [canonical(t).line for t in texts]
+    assert len(kept) == len(set(keys)) <= 3
+    assert kept == [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
