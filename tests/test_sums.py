@@ -16,7 +16,15 @@ from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 from cpsudoku.model.verify import solution_problems
 
-ENGINES = ["sat", "sat:reduced", "cpsat", "cpsat:integer", "backtrack", "backtrack:naive"]
+ENGINES = [
+    "sat",
+    "sat:reduced",
+    "cpsat",
+    "cpsat:integer",
+    "cpsat:sample",
+    "backtrack",
+    "backtrack:naive",
+]
 
 
 def _grids() -> list[tuple[int, ...]]:

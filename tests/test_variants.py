@@ -22,7 +22,7 @@ from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.verify import solution_problems
 
 SAMPLE = [json.loads(line) for line in (DATA / "variants_sample.jsonl").read_text().splitlines()]
-ENGINES = ["sat", "cpsat", "backtrack", *(["native"] if native_built() else [])]
+ENGINES = ["sat", "cpsat", "cpsat:sample", "backtrack", *(["native"] if native_built() else [])]
 
 
 def _family(row: dict[str, object]) -> str:

@@ -264,9 +264,9 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
     """The model as the OR-Tools Sudoku sample builds it, for the textbook baseline.
 
     A new model per puzzle: one ``new_int_var(1, n)`` per cell, ``add_all_different``
-    per unit (and per killer cage, with a linear sum), and each given as an equality
-    constraint ``x == v``. Returns the model
-    and the cell variables in cell order.
+    per unit (and per killer cage, with a linear sum; the other rules as the integer
+    model writes them), and each given as an equality constraint ``x == v``. Returns
+    the model and the cell variables in cell order.
     """
     g = puzzle.rules
     n = g.n
@@ -278,6 +278,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
         model.add_all_different([cells[i] for i in cage.cells])
         _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
     _add_pair_rules_int(model, cells, g)
+    _add_sums(model, cells, g, None)  # little killers, arrows, sandwiches: as in rules_model
     for i, v in enumerate(puzzle.cells):
         if v:
             model.add(cells[i] == v)
