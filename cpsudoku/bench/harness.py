@@ -61,7 +61,11 @@ def run_bench(
                 ]
             else:
                 rows = list(runners[spec](puzzles, time_limit, ds.name))
-            if any(m.status == SKIPPED for m in rows):
+            # Given up (timeouts, then the rest skipped), not refused (rules it lacks):
+            # only giving up skips the engine on the later datasets.
+            if sum(m.status == Status.TIMEOUT.value for m in rows) >= give_up and any(
+                m.status == SKIPPED for m in rows
+            ):
                 gave_up[spec] = min(side, gave_up.get(spec, side))
             for m in rows:
                 per_puzzle[m.index].append(m)
