@@ -191,3 +191,20 @@ def test_the_manifest_is_found_from_any_folder(
     assert found.resolve() == (Path(__file__).parent.parent / "benchmarks" / "datasets.toml")
     with pytest.raises(BenchError, match=r"no benchmark manifest at .*nope\.toml"):
         find_manifest(str(tmp_path / "nope.toml"))
+
+
+def test_the_canon_row_times_canonical_forms_per_dataset(tmp_path: Path) -> None:
+    from cpsudoku import canonical
+    from cpsudoku.bench.runners import make_runner
+
+    out = tmp_path / "bench"
+    args = ["bench", "--datasets", "clue17", "variant:jigsaw", "--backends", "canon", "sat"]
+    assert main([*args, "--limit", "5", "--out", str(out)]) == 0
+    with (out / "results.csv").open(newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["engine"] == "canon"]
+    by_set = {(r["dataset"], r["status"]) for r in rows}
+    assert by_set == {("clue17", "canonical"), ("variant:jigsaw", "skipped")}  # no boxes
+    lines = (DATA / "clue17_royle_200.txt").read_text().split()[:3]
+    for m, line in zip(make_runner("canon", 2)(lines, 5.0, "t"), lines, strict=True):
+        assert m.solution == str(canonical(line).form)
+        assert m.seconds > 0

@@ -197,6 +197,35 @@ def _logic_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
     yield from (out[k] for k in range(len(puzzles)))
 
 
+#: Status of a puzzle the ``canon`` runner put in canonical form (it answers no
+#: question about solutions, so the agreement check leaves it alone).
+CANONICAL = "canonical"
+
+
+def _canon_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+    """Canonical forms, one API call per puzzle: the speed of ``canonical`` per grid size.
+
+    Minlex up to 12x12, the graph key above (``cpsudoku.canonical``'s default); the
+    form goes in the solution column. A puzzle with rules beyond rows, columns and
+    boxes (a jigsaw, cages) has no canonical form here: ``skipped``.
+    """
+    from cpsudoku.canon import canonical
+
+    for k, text in enumerate(puzzles):
+        try:
+            puzzle = parse(text, check=False)
+        except PuzzleError as exc:
+            yield Measurement(dataset, "canon", k, text, Status.INVALID.value, 0.0, error=str(exc))
+            continue
+        if not puzzle.rules.has_boxes or puzzle.rules.extra or puzzle.rules.constraints:
+            yield Measurement(dataset, "canon", k, text, SKIPPED, 0.0)
+            continue
+        start = time.perf_counter()
+        form = canonical(puzzle)
+        seconds = time.perf_counter() - start
+        yield Measurement(dataset, "canon", k, text, CANONICAL, seconds, str(form.form))
+
+
 def _pipeline_runner(spec: str, give_up: int) -> Runner:
     """The bulk pass, then ``spec`` on what it leaves: the batch pipeline in one process.
 
@@ -254,9 +283,11 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
 
 
 def make_runner(spec: str, give_up: int) -> Runner:
-    """The runner for an engine spec: a backend spec, ``logic``, or ``batch+SPEC``."""
+    """The runner for an engine spec: a backend spec, ``logic``, ``canon`` or ``batch+SPEC``."""
     if spec == "logic":
         return _logic_runner
+    if spec == "canon":
+        return _canon_runner
     if spec.startswith("batch+"):
         create_backend(spec[len("batch+") :]).close()
         return _pipeline_runner(spec[len("batch+") :], give_up)
