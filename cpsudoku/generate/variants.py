@@ -100,14 +100,14 @@ def generate_variant(
             rules, solution = made
             order = list(range(rules.cells))
             random_.shuffle(order)
-            cells, checks = _remove(rules, solution, order, engine, check_limit)
+            cells, checks = remove_clues(rules, solution, order, engine, check_limit)
             return GeneratedPuzzle(
                 Puzzle(rules, tuple(cells)), Puzzle(rules, solution), None, attempt, checks
             )
     raise GenerationError(f"no {family} puzzle in {max_attempts} attempts")
 
 
-def _remove(
+def remove_clues(
     rules: Rules, solution: Grid, order: list[int], engine: Backend, time_limit: float
 ) -> tuple[list[int], int]:
     """Empty the cells of ``order`` one by one where the puzzle provably stays unique."""
