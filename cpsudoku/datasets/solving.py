@@ -24,6 +24,7 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built
+from cpsudoku.engines.base import Backend
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -53,33 +54,68 @@ def native_budget(rules: Rules) -> int:
     return 4_000_000 // rules.cells
 
 
-def _native_pass(options: SolveOptions, rules: Rules) -> bool:
-    """True when the compiled engine's bulk pass should decide this group first."""
-    if options.backend not in (DEFAULT_BACKEND, NATIVE) or not native_built():
+def _native_pass(options: SolveOptions, rules: Rules, *, bulk: bool = True) -> bool:
+    """True when the compiled engine should decide puzzles of ``rules`` first.
+
+    ``bulk``: in its bulk pass, which takes no per-cell masks (such rules go record
+    by record); else one puzzle at a time, and only in place of the default engine.
+    """
+    if not native_built():
+        return False
+    if options.backend not in ((DEFAULT_BACKEND, NATIVE) if bulk else (DEFAULT_BACKEND,)):
         return False
     from cpsudoku.engines import native
 
-    # The bulk call takes no per-cell masks: such rules go record by record.
-    return native.NativeBackend.refusal(rules) is None and native.allowed_masks(rules) is None
+    if native.NativeBackend.refusal(rules) is not None:
+        return False
+    return not bulk or native.allowed_masks(rules) is None
 
 
-def _solve_one(puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False) -> Result:
-    """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`)."""
+def _solve_one(
+    puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False, native_first: bool = True
+) -> Result:
+    """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`).
+
+    With the default engine, a puzzle whose rules the compiled engine takes but its
+    bulk pass does not (cages, lines it takes, given candidates) goes to the compiled
+    engine first, within a node budget; what that leaves goes to the default engine.
+    ``native_first`` False: the named engine only (a cross-check).
+    """
     engine = get_backend(options.backend)
     try:
         parsed = parse(puzzle, options.rules, check=False, symbols=options.symbols)
-        return engine.solve(
-            parsed, unique=options.unique, time_limit=options.time_limit, checked=checked
-        )
+        kwargs = {"unique": options.unique, "time_limit": options.time_limit, "checked": checked}
+        if (
+            native_first
+            and parsed.rules.constraints
+            and _native_pass(options, parsed.rules, bulk=False)
+        ):
+            first = _budgeted_native(options.native_budget or native_budget(parsed.rules))
+            result = first.solve(parsed, **kwargs)  # type: ignore[arg-type]
+            if result.status is not Status.TIMEOUT or not result.stats.get("budget"):
+                return result
+        return engine.solve(parsed, **kwargs)  # type: ignore[arg-type]
     except (PuzzleError, UnsupportedRulesError) as exc:  # a row says it; the batch goes on
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
+
+
+@cache
+def _budgeted_native(budget: int) -> Backend:
+    """A compiled engine of the batch's own that stops after ``budget`` nodes a puzzle."""
+    from cpsudoku.engines import create_backend
+
+    engine = create_backend(NATIVE)
+    engine.budget = budget  # type: ignore[attr-defined]
+    return engine
 
 
 def _cross_check(
     puzzle: str, first: Result, other_backend: str, options: SolveOptions
 ) -> str | None:
     """Solve again with ``other_backend``; describe any disagreement."""
-    other = _solve_one(puzzle, replace(options, backend=other_backend, verify_with=None))
+    other = _solve_one(
+        puzzle, replace(options, backend=other_backend, verify_with=None), native_first=False
+    )
     if Status.TIMEOUT in (first.status, other.status):
         return None  # a timeout is not an answer to disagree with
     if first.status != other.status:

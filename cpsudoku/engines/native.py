@@ -112,24 +112,38 @@ class NativeBackend(Backend):
             return f"engine 'native' takes grids up to {MAX_SIDE}x{MAX_SIDE}, not {rules}"
         return super().refusal(rules)
 
+    #: Search nodes a puzzle may take before the search stops as if timed out (0: no
+    #: cap). A batch sets it on an engine of its own to hand hard puzzles to ``sat``.
+    budget: int = 0
+
     @property
     def clash_safe(self) -> bool:
         """Clashing givens end the search at once, with no solution."""
         return True
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
-        """Find up to ``limit`` solutions in one C call (Ctrl-C interrupts it)."""
+        """Find up to ``limit`` solutions in one C call (Ctrl-C interrupts it).
+
+        A search stopped by :attr:`budget` is ``timed_out`` with the stat ``budget``.
+        """
         rules = puzzle.rules
         status, count, grids, nodes, guesses = layout(rules).solve(
-            bytes(puzzle.cells), limit, _seconds(time_limit), allowed=allowed_masks(rules)
+            bytes(puzzle.cells),
+            limit,
+            _seconds(time_limit),
+            self.budget,
+            allowed=allowed_masks(rules),
         )
         cells = rules.cells
+        stats = {"nodes": nodes, "guesses": guesses}
+        if status == BUDGET:
+            stats["budget"] = 1
         return Search(
             solutions=[tuple(grids[k : k + cells]) for k in range(0, len(grids), cells)],
             count=count,
             exhausted=status in (DONE, CLASH),
-            timed_out=status == TIMEOUT,
-            stats={"nodes": nodes, "guesses": guesses},
+            timed_out=status in (TIMEOUT, BUDGET),
+            stats=stats,
         )
 
 
