@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
+from weakref import WeakValueDictionary
 
 # The sum kinds live in their own module; importing it registers them with the others
 # before any spec is read.
@@ -344,6 +345,8 @@ class Rules:
     @cached_property
     def units(self) -> tuple[Unit, ...]:
         """Every unit: the n rows, the n columns, the n boxes (or regions), the extras."""
+        if self.constraints:  # the same grid for every killer of a dataset: built once
+            return self.units_only.units
         n = self.n
         rows = [Unit("row", r + 1, tuple(r * n + c for c in range(n))) for r in range(n)]
         cols = [Unit("column", c + 1, tuple(r * n + c for r in range(n))) for c in range(n)]
@@ -366,6 +369,8 @@ class Rules:
     @cached_property
     def unit_cells(self) -> tuple[tuple[int, ...], ...]:
         """The cells of each unit, in the order of :attr:`units` (the fast form)."""
+        if self.constraints:
+            return self.units_only.unit_cells
         return tuple(u.cells for u in self.units)
 
     @cached_property
@@ -375,6 +380,8 @@ class Rules:
         ``operator.itemgetter`` does the gathering in C: the verifier and the givens
         check run once per puzzle, so their cost is part of every solve.
         """
+        if self.constraints:
+            return self.units_only.unit_getters
         return tuple(
             itemgetter(*cells) if len(cells) > 1 else _single(cells[0]) for cells in self.unit_cells
         )
@@ -382,6 +389,8 @@ class Rules:
     @cached_property
     def units_of(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices (into :attr:`units`) of the units holding it."""
+        if self.constraints:
+            return self.units_only.units_of
         owners: list[list[int]] = [[] for _ in range(self.cells)]
         for k, cells in enumerate(self.unit_cells):
             for i in cells:
@@ -391,6 +400,8 @@ class Rules:
     @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the sorted other cells that share a unit with it."""
+        if self.constraints:
+            return self.units_only.peers
         result = []
         for i in range(self.cells):
             near = {j for k in self.units_of[i] for j in self.unit_cells[k]}
@@ -457,14 +468,28 @@ def _box_of_text(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+#: Every Rules object alive, by its fields: interning hands out the live one.
+_LIVE: WeakValueDictionary[tuple[object, ...], Rules] = WeakValueDictionary()
+
+
 @lru_cache(maxsize=256)
-def _interned(rules: Rules) -> Rules:
+def _recent(rules: Rules) -> Rules:
+    """Keeps the last rules alive, so a dataset's rules rebuilt per record stay one object."""
     return rules
 
 
 def _intern(rules: Rules) -> Rules:
-    """The one object of this process equal to ``rules`` (recent ones are kept)."""
-    return _interned(rules)
+    """The one object of this process equal to ``rules``: whichever is alive, else this one.
+
+    Engines key what they derive from rules (encodings, layouts, models) on the object,
+    so equal rules must be one object while any is in use; the most recent are kept
+    alive too, so rules parsed anew for every record of a dataset are built once.
+    """
+    key = (rules.size, rules.box, rules.regions, rules.extra, rules.constraints)
+    live = _LIVE.get(key)
+    if live is None:
+        _LIVE[key] = live = rules
+    return _recent(live)
 
 
 @lru_cache(maxsize=64)

@@ -82,7 +82,7 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
     if solution.rules != g:
         return False
     sol = solution.cells
-    gather, keys, values = _layout(g)
+    gather, keys, values = _layout(g.units_only)  # the units, the same for every killer
     if not values.issuperset(sol):
         return False
     if list(compress(sol, puzzle.cells)) != list(filter(None, puzzle.cells)):
