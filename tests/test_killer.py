@@ -19,6 +19,7 @@ from cpsudoku import Status, parse
 from cpsudoku.cli import main
 from cpsudoku.engines import create_backend, native_built
 from cpsudoku.model.errors import PuzzleError, RulesError, UnsupportedRulesError
+from cpsudoku.model.implied import MOST_CELLS, implied_cages
 from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -265,6 +266,95 @@ def test_every_engine_counts_as_brute_force(
                 assert spec == "native"  # the general engines take every kind
                 continue
             assert engine.count(puzzle, limit=300).count == len(keep), spec
+
+
+def _random_killer_4x4(rng: random.Random) -> tuple[Rules, int]:
+    """A random 4x4 killer (cages tiling the grid, sums from a grid or off by one) and
+    its solution count by brute force."""
+    grid = GRIDS[rng.randrange(288)]
+    cells = list(range(16))
+    rng.shuffle(cells)
+    cages = []
+    while cells:
+        size = min(rng.randint(1, 3), len(cells))
+        members = tuple(sorted(cells[:size]))
+        del cells[:size]
+        total = sum(grid[i] for i in members) + rng.choice([0, 0, 0, 1, -1])
+        if len({grid[i] for i in members}) == size and total > 0:
+            cages.append((members, total))
+    spec = {
+        "size": 4,
+        "box": "2x2",
+        "constraints": [{"kind": "cage", "cells": list(c), "sum": t} for c, t in cages],
+    }
+    try:
+        rules = Rules.from_spec(spec)
+    except RulesError:  # a sum no different digits make: try another
+        return _random_killer_4x4(rng)
+    count = sum(
+        all(len({g[i] for i in c}) == len(c) and sum(g[i] for i in c) == t for c, t in cages)
+        for g in GRIDS
+    )
+    return rules, count
+
+
+@pytest.mark.parametrize("spec", ["sat", "cpsat", *KILLER_ENGINES[6:]])
+def test_one_live_engine_counts_many_different_killers_as_brute_force(spec: str) -> None:
+    # The SAT engine keeps one solver for the grid and numbers every puzzle's auxiliary
+    # variables alike; nothing of one puzzle may bind the next, whatever its count.
+    rng = random.Random(5)
+    counts = []
+    with create_backend(spec) as engine:
+        for _ in range(150):
+            rules, expected = _random_killer_4x4(rng)
+            found = engine.count(Puzzle(rules, (0,) * 16), limit=300).count
+            assert found == expected, rules.spec()
+            counts.append(expected)
+    # Every kind of answer came: none, one, several.
+    assert 0 in counts
+    assert 1 in counts
+    assert max(counts) > 1
+
+
+def test_the_implied_cages_hold_in_every_published_solution() -> None:
+    found = 0
+    for row in read(DATA / "killer_krazydad_40.csv"):
+        rules = killer_rules(row["puzz_color"], row["puzz_hint"])
+        solution = tuple(int(ch) for ch in row["solved"])
+        for cage in implied_cages(rules):
+            assert 1 <= len(cage.cells) <= MOST_CELLS
+            assert cage.problem(solution, 9) is None, (row["ptitle"], cage)
+            assert cage not in rules.constraints
+            found += 1
+    assert found >= 40  # the rule of 45 finds some in most puzzles
+
+
+def test_implied_cages_are_the_innies_of_a_unit() -> None:
+    # Row 1 of a 4x4: cages {r1c1, r1c2} = 3 and {r1c3} = 4 leave r1c4 = 10 - 7 = 3.
+    spec = {
+        "size": 4,
+        "box": "2x2",
+        "constraints": [
+            {"kind": "cage", "cells": ["r1c1", "r1c2"], "sum": 3},
+            {"kind": "cage", "cells": ["r1c3"], "sum": 4},
+        ],
+    }
+    rules = Rules.from_spec(spec)
+    assert (3,) in [c.cells for c in implied_cages(rules)]
+    assert next(c for c in implied_cages(rules) if c.cells == (3,)).total == 3
+    # Two cages of row 1 over the same cell: their sums would count it twice.
+    spec["constraints"].append({"kind": "cage", "cells": ["r1c2", "r1c3"], "sum": 6})
+    assert (3,) not in [c.cells for c in implied_cages(Rules.from_spec(spec))]
+    # Cages without a sum, renban lines and classic rules imply nothing.
+    assert implied_cages(Rules.for_size(9)) == ()
+    bare = Rules.from_spec(
+        {
+            "size": 4,
+            "box": "2x2",
+            "constraints": [{"kind": "cage", "cells": ["r1c1", "r1c2", "r1c3"]}],
+        }
+    )
+    assert implied_cages(bare) == ()
 
 
 def test_the_verifier_checks_the_cages() -> None:

@@ -166,7 +166,11 @@ def encode_rules(
 
 
 def constraint_clauses(
-    constraints: Iterable[Constraint], rules: Rules, top: int, out: list[Clause]
+    constraints: Iterable[Constraint],
+    rules: Rules,
+    top: int,
+    out: list[Clause],
+    guard: int = 0,
 ) -> int:
     """Append the clauses of ``constraints`` on ``rules``' grid; return the new top.
 
@@ -174,67 +178,104 @@ def constraint_clauses(
     (:func:`cage_clauses`); rules over pairs of cells (anti-knight, anti-king,
     non-consecutive, lines, dots, negative rules) as one binary clause per pair of
     values their cells may not hold; sums with repeats and sandwiches as in
-    :mod:`cpsudoku.encode.sum_clauses`.
+    :mod:`cpsudoku.encode.sum_clauses`. With a ``guard`` variable, every clause starts
+    with ``-guard``: the constraints hold only while the guard is assumed (the SAT
+    engine's live solver; writing the literal here saves a copy of every clause).
     The engines refuse any kind they lack before encoding, so an unknown one here is a
     bug.
     """
     n = rules.n
+    lead = (-guard,) if guard else ()
     for c in constraints:
         if isinstance(c, Cage):
-            top = cage_clauses(c, rules, top, out)
+            top = cage_clauses(c, rules, top, out, lead)
         elif isinstance(c, PairRule):  # two clashing values: a binary clause each
             clashes = c.clashes(n)
-            out.extend((-(i * n + a), -(j * n + b)) for i, j in c.pairs for a, b in clashes)
+            out.extend((*lead, -(i * n + a), -(j * n + b)) for i, j in c.pairs for a, b in clashes)
         elif isinstance(c, CellValues):  # a value a cell may not hold: a unit clause
             out.extend(
-                (-(i * n + d),)
+                (*lead, -(i * n + d))
                 for i, mask in c.masks()
                 for d in range(1, n + 1)
                 if not mask >> (d - 1) & 1
             )
-        elif isinstance(c, LinearSum):
-            top = linear_clauses(c, n, top, out)
-        elif isinstance(c, Sandwich):
-            top = sandwich_clauses(c, n, top, out)
+        elif isinstance(c, LinearSum | Sandwich):
+            written: list[Clause] = []
+            write = linear_clauses if isinstance(c, LinearSum) else sandwich_clauses
+            top = write(c, n, top, written)  # type: ignore[arg-type]
+            out.extend((*lead, *clause) for clause in written)
         else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
     return top
 
 
-def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause]) -> int:
+def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause], lead: Clause = ()) -> int:
     """A killer cage as clauses, by enumerating the digit sets that make its sum.
 
-    The digits of the cage differ: pairwise at-most-one per digit, left out when the
-    cage's cells already share a unit (most cages lie in one row, column or box),
-    whose clauses say it. A digit in no set that makes the sum leaves every cell of the
-    cage (a unit clause each). One set left: each of its digits is somewhere in the
-    cage. Several: a selector per set, at least one chosen, and a chosen set's digits
-    each somewhere in the cage; k cells holding k different digits then hold exactly
-    that set, so nothing needs saying about the other digits. A 9x9 cage has at most
-    12 such sets (5 cells adding up to 25). docs/design.md compares the alternatives
-    measured (explicit exclusions per set, a pseudo-Boolean sum).
+    The digits of the cage differ: a binary clause per digit the cage can hold, for
+    each two of its cells that share no unit (most cages lie in one row, column or
+    box, whose clauses already say it). A digit in no set that makes the sum leaves
+    every cell of the cage (a unit clause each). One set left: each of its digits is
+    somewhere in the cage. Several: a selector per set, at least one chosen, a chosen
+    set's digits each somewhere in the cage, and a cell holding a digit chooses one
+    of the sets that hold it (a clause per cell and digit not in every set). k cells
+    holding k different digits then hold exactly the chosen set, so nothing more
+    needs saying about the other digits. The last clauses are redundant, but unit
+    propagation needs them to go from a placed digit to its set (on the killer
+    sample they halve the conflicts). A 9x9 cage has at most 12 such sets (5 cells
+    adding up to 25). docs/design.md compares the alternatives measured. Every
+    clause starts with the literals ``lead`` (see :func:`constraint_clauses`).
     """
     n = rules.n
     cells = cage.cells
+    recipe = _cage_recipe(n, tuple(cage.combinations(n)) if cage.restricts else ())
     peers = rules.units_only.peers  # one grid's peers, worked out once for all puzzles
-    if any(j not in peers[i] for a, i in enumerate(cells) for j in cells[a + 1 :]):
-        for d in range(1, n + 1):
-            _pairwise(tuple(i * n + d for i in cells), top, out)
-    if not cage.restricts:
+    apart = [(i, j) for a, i in enumerate(cells) for j in cells[a + 1 :] if j not in peers[i]]
+    out.extend((*lead, -(i * n + d), -(j * n + d)) for i, j in apart for d in recipe.digits)
+    if not recipe.sets:
         return top
-    combos = cage.combinations(n)
-    digits = set().union(*combos)
-    for d in range(1, n + 1):
-        if d not in digits:
-            out.extend((-(i * n + d),) for i in cells)
-    if len(combos) == 1:
-        out.extend(tuple(i * n + d for i in cells) for d in combos[0])
+    bases = [i * n for i in cells]
+    out.extend((*lead, -(b + d)) for d in recipe.excluded for b in bases)
+    if len(recipe.sets) == 1:
+        out.extend((*lead, *(b + d for b in bases)) for d in recipe.sets[0])
         return top
-    selectors = range(top + 1, top + len(combos) + 1)
-    out.append(tuple(selectors))
-    for s, combo in zip(selectors, combos, strict=True):
-        out.extend((-s, *(i * n + d for i in cells)) for d in combo)
-    return top + len(combos)
+    out.append((*lead, *range(top + 1, top + len(recipe.sets) + 1)))
+    out.extend((*lead, -(top + s), *(b + d for b in bases)) for s, d in recipe.members)
+    for d, having in recipe.links:
+        chosen = tuple(top + s for s in having)
+        out.extend((*lead, -(b + d), *chosen) for b in bases)
+    return top + len(recipe.sets)
+
+
+@dataclass(frozen=True, slots=True)
+class _CageRecipe:
+    """What the clauses of a cage need, worked out once per grid side and digit sets.
+
+    ``sets``: the digit sets (empty: no restriction); ``digits``: those in some set (all
+    of 1..n when unrestricted); ``excluded``: the others; ``members``: (selector,
+    digit) for each digit of each set, selectors numbered from 1; ``links``: for each
+    digit in some but not every set, the selectors of the sets holding it.
+    """
+
+    sets: tuple[tuple[int, ...], ...]
+    digits: tuple[int, ...]
+    excluded: tuple[int, ...]
+    members: tuple[tuple[int, int], ...]
+    links: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+@lru_cache(maxsize=4096)
+def _cage_recipe(n: int, sets: tuple[tuple[int, ...], ...]) -> _CageRecipe:
+    """The recipe of a cage whose digits must form one of ``sets`` (empty: any)."""
+    digits = tuple(sorted(set().union(*sets))) if sets else tuple(range(1, n + 1))
+    excluded = tuple(d for d in range(1, n + 1) if d not in digits)
+    members = tuple((s, d) for s, combo in enumerate(sets, 1) for d in combo)
+    links = []
+    for d in digits:
+        having = tuple(s for s, combo in enumerate(sets, 1) if d in combo)
+        if len(having) < len(sets):
+            links.append((d, having))
+    return _CageRecipe(sets, digits, excluded, members, tuple(links))
 
 
 def _pairwise(lits: Sequence[int], top: int, out: list[Clause]) -> int:

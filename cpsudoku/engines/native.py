@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, ClassVar
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.constraints import Cage, CellValues, PairRule
+from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -59,10 +60,12 @@ def layout(rules: Rules) -> _native.Layout:
     """The compiled layout of ``rules``, built once per rule set.
 
     Its units as bit masks; a killer cage is a unit too (its digits differ) and, with a
-    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks);
-    each pair of an anti-knight or anti-king rule is a unit of two cells.
+    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks), and
+    so do the cages the rule of 45 implies (:func:`implied_cages`); each pair of an
+    anti-knight or anti-king rule is a unit of two cells.
     """
     cages = [c for c in rules.constraints if isinstance(c, Cage)]
+    cages += implied_cages(rules)[: rules.cells - len(cages)]  # the layout holds that many
     pairs = [p for c in rules.constraints if isinstance(c, PairRule) and c.differ for p in c.pairs]
     units = [*rules.unit_cells, *(c.cells for c in cages), *pairs]
     sums = [

@@ -96,6 +96,7 @@ from cpsudoku.encode.cnf import (
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -565,6 +566,9 @@ class _Incremental(_Engine):
     def __init__(self, r: RuleClauses, solver: str) -> None:
         super().__init__(r, solver)
         self.solver: Solver | None = None
+        #: Variables after the rules' that a puzzle's own constraints may use (the
+        #: same numbers for every puzzle); the selectors come after them.
+        self.aux = 0
         self.top = r.top
         #: Solves hard puzzles (escalation) and picks among several solutions.
         self.one_shot = _OneShot(r, solver, reduce=True)
@@ -578,33 +582,35 @@ class _Incremental(_Engine):
             solver.configure(options)
         solver.append_formula(self.clauses.clauses)
         self.solver = solver
-        self.top = self.clauses.top
+        self.top = self.clauses.top + self.aux
         return solver
 
     def search(
         self, cells: tuple[int, ...], limit: int, deadline: float | None, rules: Rules
     ) -> Search:
         solver = self.solver
-        if solver is None or self.top - self.clauses.top >= MAX_SELECTORS:
+        if solver is None or self.top - self.clauses.top - self.aux >= MAX_SELECTORS:
             self.close()
             solver = self._build()
-        before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report
-        budget = ESCALATE_CONFLICTS
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         guard = 0  # the selector of this puzzle's own constraints, if it has any
         if rules.constraints:
-            guard = self.new_selector()
-            extra: list[Clause] = []
-            self.top = constraint_clauses(rules.constraints, rules, self.top, extra)
+            guard, extra = self._guarded(rules)
+            solver = self.solver or self._build()
+            add = solver.solver.add_clause  # the solver's own class: one call less a clause
             for lits in extra:
-                solver.add_clause([-guard, *lits])
+                add(lits)
             assumptions.append(guard)
+        before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report
+        budget = ESCALATE_CONFLICTS
         found = Search()
         selector = 0  # this puzzle's selector, once it needs one
         one_level = False  # True once the givens sit behind the selector
-        first = budget if ONE_LEVEL_CONFLICTS is None else ONE_LEVEL_CONFLICTS
+        first = budget
+        if ONE_LEVEL_CONFLICTS is not None and len(assumptions) > 1:
+            first = ONE_LEVEL_CONFLICTS  # (one assumption is one level already)
         answer = self.call(solver, assumptions, deadline, first)
-        if answer is None and self.over_budget and ONE_LEVEL_CONFLICTS is not None:
+        if answer is None and self.over_budget and first != budget:
             # A hard one: the givens go behind one selector, one decision level.
             selector = self.new_selector()
             for lit in assumptions:
@@ -658,6 +664,28 @@ class _Incremental(_Engine):
         if found.count >= 2:
             self._first_from_scratch(found, cells, deadline, rules)
         return found
+
+    def _guarded(self, rules: Rules) -> tuple[int, list[Clause]]:
+        """A new guard and the clauses of the puzzle's own constraints behind it.
+
+        The cages the rule of 45 implies go in too (:func:`implied_cages`): they cut
+        the search on killers about fivefold (docs/design.md). Auxiliary variables are
+        numbered from the rules' top for every puzzle: the clauses of an earlier puzzle
+        that used them all sit behind its retired guard, and so does every clause
+        learned from those, so nothing of theirs binds the new ones. The selectors
+        come after that block; the solver is rebuilt only when the block must grow.
+        """
+        constraints = rules.constraints + implied_cages(rules)
+        while True:
+            guard = self.new_selector()
+            extra: list[Clause] = []
+            top = self.clauses.top
+            used = constraint_clauses(constraints, rules, top, extra, guard) - top
+            if used <= self.aux:
+                return guard, extra
+            self.aux = 2 * used
+            self.close()
+            self._build()
 
     def new_selector(self) -> int:
         """A new variable, numbered after the rules' and every earlier selector."""
