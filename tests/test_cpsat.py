@@ -47,7 +47,13 @@ NINE = [
     "serg_multisolution_100.txt",
     "top95.txt",
 ]
-VARIANTS = ["cpsat:integer", "cpsat:exclude", "cpsat:integer:exclude", "cpsat:sample"]
+VARIANTS = [
+    "cpsat:integer",
+    "cpsat:exclude",
+    "cpsat:integer:exclude",
+    "cpsat:sample",
+    "cpsat:textbook",
+]
 
 
 @cache
@@ -99,7 +105,9 @@ def test_tdoku_solution_counts_exact(spec: str, case: dict[str, str]) -> None:
         assert str(r.solution) == case["solution"]
 
 
-@pytest.mark.parametrize("spec", ["cpsat:exclude", "cpsat:integer:exclude", "cpsat:sample"])
+@pytest.mark.parametrize(
+    "spec", ["cpsat:exclude", "cpsat:integer:exclude", "cpsat:sample", "cpsat:textbook"]
+)
 def test_small_counts_by_every_method(spec: str) -> None:
     cases = [c for c in read_csv("tdoku_test_puzzles.meta.csv") if int(c["solution_count"]) <= 12]
     with create_backend(spec) as backend:
@@ -136,7 +144,9 @@ def test_big_grids_unique() -> None:
     assert parallel.solve(puzzle).status is Status.UNIQUE
 
 
-@pytest.mark.parametrize("spec", ["cpsat", "cpsat:integer:exclude", "cpsat:sample"])
+@pytest.mark.parametrize(
+    "spec", ["cpsat", "cpsat:integer:exclude", "cpsat:sample", "cpsat:textbook"]
+)
 def test_timeout_then_next_puzzle_still_right(spec: str) -> None:
     backend = create_backend(spec)
     empty = parse("." * 625)
@@ -178,6 +188,8 @@ def test_variant_words() -> None:
         "cpsat:boolean:integer",
         "cpsat:exclude:callback",
         "cpsat:sample:integer",
+        "cpsat:textbook:exclude",
+        "cpsat:textbook:sample",
     ):
         with pytest.raises(UnknownBackendError):
             create_backend(bad)

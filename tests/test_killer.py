@@ -26,14 +26,16 @@ from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution, solution_problems
 
 #: The engines that take killer cages, and their textbook baselines.
+NATIVE = ["native"] if native_built() else []
 KILLER_ENGINES = [
     "sat",
     "sat:fresh",
     "sat:glucose4",
     "cpsat",
     "cpsat:sample",
+    "cpsat:textbook",
     "backtrack",
-    *(["native"] if native_built() else []),
+    *NATIVE,
 ]
 
 with (DATA / "killer_krazydad_40.csv").open(newline="") as _fh:
@@ -259,7 +261,7 @@ def test_every_engine_counts_as_brute_force(
         "cpsat:integer",
         "backtrack",
         "backtrack:naive",
-        *KILLER_ENGINES[6:],
+        *NATIVE,
     ):
         with create_backend(spec) as engine:
             if type(engine).refusal(rules):
@@ -298,7 +300,7 @@ def _random_killer_4x4(rng: random.Random) -> tuple[Rules, int]:
     return rules, count
 
 
-@pytest.mark.parametrize("spec", ["sat", "cpsat", *KILLER_ENGINES[6:]])
+@pytest.mark.parametrize("spec", ["sat", "cpsat", *NATIVE])
 def test_one_live_engine_counts_many_different_killers_as_brute_force(spec: str) -> None:
     # The SAT engine keeps one solver for the grid and numbers every puzzle's auxiliary
     # variables alike; nothing of one puzzle may bind the next, whatever its count.
@@ -513,7 +515,7 @@ def test_a_sukaku_line_is_read_as_given_candidates() -> None:
     puzzle = parse(text)
     assert [c.kind for c in puzzle.rules.constraints] == ["candidates"]
     classic = create_backend("sat").solve(parse(line))
-    for spec in ["sat", "cpsat", "backtrack", *KILLER_ENGINES[6:]]:
+    for spec in ["sat", "cpsat", "backtrack", *NATIVE]:
         r = create_backend(spec).solve(puzzle)
         assert r.status is Status.UNIQUE
         assert r.solution is not None

@@ -13,6 +13,10 @@ Variant words (``cpsat:integer:exclude`` and so on):
 - ``sample``: the OR-Tools sample approach, kept as the textbook baseline: a new
   ``CpModel`` per puzzle (integer cells, AllDifferent, givens as equalities) and
   default parameters. It takes no other word.
+- ``textbook``: the textbook model of the variant puzzles' literature, the baseline of
+  variant rules: the same new model per puzzle (AllDifferent and a linear sum per
+  killer cage), one worker, and uniqueness by a second solve that forbids the first
+  solution. It takes no other word either.
 
 Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
@@ -169,7 +173,7 @@ class CpSatBackend(Backend):
 
     name = "cpsat"
     rule_kinds = GENERAL_KINDS
-    variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample")
+    variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample", "textbook")
     baseline = "cpsat:sample"
     bench_variants = ("cpsat:integer", "cpsat:exclude")
     races = True
@@ -200,8 +204,10 @@ class CpSatBackend(Backend):
             if set(pair) <= words:
                 raise UnknownBackendError(f"backend 'cpsat' takes only one of {' and '.join(pair)}")
         self.sample = "sample" in words
-        if self.sample and len(words) > 1:
-            raise UnknownBackendError("the variant 'cpsat:sample' takes no other variant word")
+        self.textbook = "textbook" in words
+        for word in ("sample", "textbook"):
+            if word in words and len(words) > 1:
+                raise UnknownBackendError(f"the variant 'cpsat:{word}' takes no other variant word")
         #: The model kind asked for; None: chosen per rule set (:meth:`kind_for`).
         self.asked: ModelKind | None = (
             "integer" if "integer" in words else "boolean" if "boolean" in words else None
@@ -216,13 +222,15 @@ class CpSatBackend(Backend):
 
     @property
     def keeps_rules(self) -> bool:
-        """The sample approach builds a new model for every puzzle."""
-        return not self.sample
+        """The sample and textbook approaches build a new model for every puzzle."""
+        return not (self.sample or self.textbook)
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Find up to ``limit`` distinct solutions with CP-SAT."""
         if self.sample:
             return _sample_search(puzzle, limit, time_limit)
+        if self.textbook:
+            return _textbook_search(puzzle, limit, time_limit)
         kind = self.kind_for(puzzle.rules)
         proto = self._rules_for(puzzle.rules, kind)
         # The givens go onto the shared rules and come off again afterwards, whatever
@@ -442,6 +450,44 @@ def _sample_search(puzzle: Puzzle, limit: int, time_limit: float | None) -> Sear
     found.count = len(counter.seen)
     _enumeration_flags(found, outcome, limit)
     return found
+
+
+def _textbook_search(puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
+    """The textbook way: new model, one worker, each further solution by a new solve.
+
+    The model of :func:`sample_model`; after each solution, a clause forbidding it
+    (:func:`add_exclusion`) and a solve of the grown model, until the limit or no
+    solution is left. Only one worker, the time limit and :data:`COMMON` are set.
+    """
+    model, cells = sample_model(puzzle)
+    solver = cp_model.CpSolver()
+    for key, value in COMMON.items():
+        setattr(solver.parameters, key, value)
+    solver.parameters.num_workers = 1
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    found = Search(stats={"branches": 0, "conflicts": 0})
+    while True:
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = _seconds(deadline - time.perf_counter())
+        outcome = translate_status(solver.solve(model), model.proto, solver.parameters)
+        found.stats["branches"] += solver.num_branches
+        found.stats["conflicts"] += solver.num_conflicts
+        if outcome is Outcome.UNKNOWN:
+            found.timed_out = True
+            return found
+        if outcome is Outcome.NONE:
+            found.exhausted = True
+            return found
+        grid = tuple(solver.value(x) for x in cells)
+        found.count += 1
+        if len(found.solutions) < 2:
+            found.solutions.append(grid)
+        if found.count >= limit:
+            return found
+        if puzzle.is_complete:
+            found.exhausted = True  # a full grid is its own only candidate
+            return found
+        add_exclusion(model, puzzle, grid, "integer")
 
 
 def _enumeration_flags(found: Search, outcome: Outcome, limit: int) -> None:
