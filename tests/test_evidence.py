@@ -454,6 +454,8 @@ def test_certificates_of_bundled_sum_puzzles_are_accepted(family: str, tmp_path:
         assert cert.checked, cert.verdict
         assert str(cert.solution) == row["solution"]
         assert cert.manifest["auxiliary"], "the sums' variables carry their meanings"
+        text = (tmp_path / str(k) / MANIFEST_FILE).read_text()
+        assert json.loads(text) == cert.manifest  # one row per variable, same JSON
         report = check_certificate(tmp_path / str(k))
         assert report.ok, report.reasons
         assert "true under their declared meanings" in report.passed[2]

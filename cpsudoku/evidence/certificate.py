@@ -75,6 +75,7 @@ __all__ = [
     "file_bytes",
     "formula",
     "make_certificate",
+    "manifest_text",
     "prove",
     "sha256",
     "solution_text",
@@ -152,8 +153,26 @@ class Certificate:
     def files(self) -> dict[str, bytes]:
         """The certificate's files by name, as bytes, the manifest included."""
         out = file_bytes(self.solution, self.cnf, self.proof)
-        out[MANIFEST_FILE] = (json.dumps(self.manifest, indent=2) + "\n").encode()
+        out[MANIFEST_FILE] = manifest_text(self.manifest).encode()
         return out
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The manifest as indented JSON, each auxiliary variable's row on a line of its own.
+
+    Plain ``indent=2`` would put every number of those rows on its own line (a little
+    killer certificate's manifest: some 70 KB, mostly indentation).
+    """
+    aux = manifest.get("auxiliary")
+    text = json.dumps({k: v for k, v in manifest.items() if k != "auxiliary"}, indent=2)
+    if not aux:
+        return text + "\n"
+    groups = []
+    for entry in aux:
+        rows = ",\n".join("        " + json.dumps(row) for row in entry["variables"])
+        head = json.dumps({"constraint": entry["constraint"], "meaning": entry["meaning"]})
+        groups.append(f'    {head[:-1]}, "variables": [\n{rows}\n    ]}}')
+    return text[: -len("\n}")] + ',\n  "auxiliary": [\n' + ",\n".join(groups) + "\n  ]\n}\n"
 
 
 def solution_text(solution: Puzzle) -> str:
@@ -327,17 +346,15 @@ def build_manifest(
 def auxiliary(meanings: Sequence[ConstraintMeaning]) -> list[dict[str, Any]]:
     """The encoder's auxiliary meanings as the manifest lists them, JSON-ready.
 
-    One entry per constraint and meaning name, in the encoder's order:
+    One entry per constraint and meaning name, in order of first appearance:
     ``{"constraint": index, "meaning": name, "variables": [[variable, *parameters]]}``
     (a sandwich-between's digits as a list).
     """
-    out: list[dict[str, Any]] = []
+    out: dict[tuple[int, str], dict[str, Any]] = {}
     for var, j, name, params in meanings:
-        if not out or out[-1]["constraint"] != j or out[-1]["meaning"] != name:
-            out.append({"constraint": j, "meaning": name, "variables": []})
-        row = [var, *(list(x) if isinstance(x, tuple) else x for x in params)]
-        out[-1]["variables"].append(row)
-    return out
+        entry = out.setdefault((j, name), {"constraint": j, "meaning": name, "variables": []})
+        entry["variables"].append([var, *(list(x) if isinstance(x, tuple) else x for x in params)])
+    return list(out.values())
 
 
 def write_certificate(cert: Certificate, directory: str | Path) -> Path:
