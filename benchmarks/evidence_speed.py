@@ -7,6 +7,10 @@
   the median milliseconds of each part, so it shows which part dominates.
 - True candidates of 17-clue puzzles: median and 90th percentile milliseconds, and
   solver calls per puzzle.
+- With ``--sums N`` instead: certificates of the first N generated little-killer, arrow
+  and sandwich puzzles (``data/variants``), one at a time: median and max seconds of
+  ``certify`` (solve, proof, dratify check, files) and of ``check_certificate`` (which
+  checks the sums' clauses under their declared meanings), per family.
 
 Puzzles are parsed before the clock starts; wall time (``perf_counter``). The VM this
 was measured on varies by about 25% between runs: run it twice and report the range.
@@ -15,11 +19,13 @@ Examples::
 
     python benchmarks/evidence_speed.py                     # forum_hardest_1106, clue17
     python benchmarks/evidence_speed.py --limit 300 --file top1465.txt
+    python benchmarks/evidence_speed.py --sums 10          # the sum families only
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -28,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsudoku.evidence import check_certificate, make_certificate, true_candidates
+from cpsudoku.evidence import certify, check_certificate, make_certificate, true_candidates
 from cpsudoku.evidence.certificate import write_certificate
 from cpsudoku.evidence.provenance import now, provenance
 from cpsudoku.model.forms import parse
@@ -96,16 +102,49 @@ def candidates(puzzles: list[Puzzle]) -> None:
     )
 
 
+SUM_FAMILIES = ("little-killer", "arrow", "sandwich")
+
+
+def sums(limit: int) -> None:
+    for family in SUM_FAMILIES:
+        lines = (DATA / "variants" / f"{family}.jsonl").read_text().splitlines()[:limit]
+        rows = [json.loads(line) for line in lines]
+        puzzles = [parse(json.dumps({"rules": r["rules"], "puzzle": r["puzzle"]})) for r in rows]
+        made, checked, clauses = [], [], []
+        with tempfile.TemporaryDirectory() as tmp:
+            for k, p in enumerate(puzzles):
+                t0 = time.perf_counter()
+                cert = certify(p, Path(tmp) / str(k))
+                t1 = time.perf_counter()
+                report = check_certificate(Path(tmp) / str(k))
+                t2 = time.perf_counter()
+                if not (cert.checked and report.ok):
+                    raise SystemExit(f"{family} #{k}: {cert.verdict} {report.reasons}")
+                made.append(t1 - t0)
+                checked.append(t2 - t1)
+                clauses.append(cert.cnf.count(" 0\n"))
+        print(
+            f"{family}, {len(puzzles)} puzzles ({statistics.median(clauses):.0f} clauses): "
+            f"certify median {statistics.median(made):.2f} s, max {max(made):.2f} s; "
+            f"check-certificate median {statistics.median(checked):.2f} s, "
+            f"max {max(checked):.2f} s"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default="forum_hardest_1106.txt")
     parser.add_argument("--limit", type=int, default=500)
     parser.add_argument("--candidates-file", default="clue17_royle.txt")
     parser.add_argument("--candidates-limit", type=int, default=500)
+    parser.add_argument("--sums", type=int, default=0, metavar="N")
     args = parser.parse_args()
     started = now()
-    certificates(load(args.file, args.limit))
-    candidates(load(args.candidates_file, args.candidates_limit))
+    if args.sums:
+        sums(args.sums)
+    else:
+        certificates(load(args.file, args.limit))
+        candidates(load(args.candidates_file, args.candidates_limit))
     meta = provenance(
         engine="sat (solution), cadical153 (proof), minisat22 (candidates)",
         parameters=vars(args),

@@ -430,3 +430,525 @@ def test_retried_timeouts_get_their_evidence(tmp_path: Path, name: str) -> None:
     assert [r["status"] for r in rows] == ["multiple"] * 3 + ["unique"] * 4 + ["invalid"]
     assert all(r["solution2"] for r in rows[:3])
     assert all(check_certificate(certs / str(r["certificate"])).ok for r in rows[3:7])
+
+
+# Little killers, arrows and sandwiches: auxiliary variables checked under meanings.
+
+VARIANTS = Path(__file__).parent.parent / "benchmarks" / "data" / "variants"
+SUM_FAMILIES = ["little-killer", "arrow", "sandwich"]
+
+
+def _variant_rows(family: str, k: int) -> list[dict[str, object]]:
+    lines = (VARIANTS / f"{family}.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines[:k]]
+
+
+def _variant_puzzle(row: dict[str, object]) -> Puzzle:
+    return parse(json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]}))
+
+
+@pytest.mark.parametrize("family", SUM_FAMILIES)
+def test_certificates_of_bundled_sum_puzzles_are_accepted(family: str, tmp_path: Path) -> None:
+    for k, row in enumerate(_variant_rows(family, 2)):
+        cert = certify(_variant_puzzle(row), tmp_path / str(k))
+        assert cert.checked, cert.verdict
+        assert str(cert.solution) == row["solution"]
+        assert cert.manifest["auxiliary"], "the sums' variables carry their meanings"
+        text = (tmp_path / str(k) / MANIFEST_FILE).read_text()
+        assert json.loads(text) == cert.manifest  # one row per variable, same JSON
+        report = check_certificate(tmp_path / str(k))
+        assert report.ok, report.reasons
+        assert "true under their declared meanings" in report.passed[2]
+
+
+@pytest.mark.parametrize("family", SUM_FAMILIES)
+@pytest.mark.parametrize("box", ["2x2", "2x3"])
+def test_certificates_of_small_generated_sum_puzzles_are_accepted(
+    family: str, box: str, tmp_path: Path
+) -> None:
+    from cpsudoku.generate.variants import generate_variant
+
+    for seed in range(2):
+        made = generate_variant(family, box, seed=seed)
+        folder = tmp_path / str(seed)
+        cert = certify(made.puzzle, folder)
+        assert cert.checked
+        assert cert.solution == made.solution
+        report = check_certificate(folder)
+        assert report.ok, report.reasons
+
+
+def test_a_pill_arrow_is_certified(tmp_path: Path) -> None:
+    """An arrow whose circle reads as a two-digit number, drawn from a solution."""
+    puzzle = parse(read_lines("top95.txt")[5])
+    solution = cpsudoku.solve(puzzle).solution
+    assert solution is not None
+    s = solution.cells
+    open_ = [i for i in range(81) if not puzzle.cells[i]]  # the arrow on open cells only
+    circle = next(
+        (i, i + 1) for i in open_ if i % 9 < 8 and i + 1 in open_ and s[i] == 1 and s[i + 1] <= 6
+    )
+    value = 10 + s[circle[1]]
+    free = [i for i in open_ if i not in circle]
+    rng = random.Random(5)
+    while True:
+        shaft = rng.sample(free, 3)
+        if sum(s[i] for i in shaft) == value:
+            break
+    rules = Rules.from_spec(
+        {
+            "size": 9,
+            "box": "3x3",
+            "constraints": [{"kind": "arrow", "circle": list(circle), "cells": shaft}],
+        }
+    )
+    cert = certify(Puzzle(rules, puzzle.cells), tmp_path)
+    assert cert.solution.cells == s
+    report = check_certificate(tmp_path)
+    assert report.ok, report.reasons
+
+
+@pytest.fixture(scope="module")
+def sum_certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One certificate of each sum family, kept pristine: tests copy them."""
+    base = tmp_path_factory.mktemp("sums")
+    out = {}
+    for family in SUM_FAMILIES:
+        certify(_variant_puzzle(_variant_rows(family, 1)[0]), base / family)
+        out[family] = base / family
+    return out
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _body(folder: Path) -> tuple[list[str], list[list[int]]]:
+    """The CNF's header lines and its clauses."""
+    lines = (folder / CNF_FILE).read_text().splitlines()
+    head = [line for line in lines if line.startswith(("c", "p"))]
+    return head, [[int(x) for x in line.split()[:-1]] for line in lines if line not in head]
+
+
+def _write_body(folder: Path, head: list[str], clauses: list[list[int]]) -> None:
+    head = [*head[:-1], " ".join([*head[-1].split()[:3], str(len(clauses))])]
+    text = "\n".join(head + [" ".join(map(str, [*c, 0])) for c in clauses]) + "\n"
+    (folder / CNF_FILE).write_text(text)
+    _rehash(folder, CNF_FILE)
+
+
+def _top(folder: Path) -> int:
+    rules = json.loads((folder / MANIFEST_FILE).read_text())["rules"]
+    return int(rules["size"]) ** 3
+
+
+def test_a_changed_partial_sum_meaning_is_rejected(
+    sum_certificates: dict[str, Path], tmp_path: Path
+) -> None:
+    folder = _copy(sum_certificates["little-killer"], tmp_path / "c")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text())
+    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "partial-sum")
+    first, second = entry["variables"][0], entry["variables"][1]
+    assert first[1] == second[1]  # two sums of the same layer: swap what they mean
+    first[2], second[2] = second[2], first[2]
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    report = check_certificate(folder)
+    assert not report.ok
+    assert "is not true under the declared meanings of little-killer #" in report.reasons[0]
+
+
+def test_a_changed_sandwich_meaning_is_rejected(
+    sum_certificates: dict[str, Path], tmp_path: Path
+) -> None:
+    folder = _copy(sum_certificates["sandwich"], tmp_path / "c")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text())
+    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "sandwich-between")
+    row = next(r for r in entry["variables"] if len(r[3]) >= 2)
+    n = manifest["rules"]["size"]
+    row[3] = [d for d in range(2, n) if d not in row[3]][: len(row[3])]  # other digits
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    report = check_certificate(folder)
+    assert not report.ok
+    assert "is not true under the declared meanings of sandwich #" in report.reasons[0]
+
+
+@pytest.mark.parametrize("family", SUM_FAMILIES)
+def test_a_sum_clause_with_a_literal_dropped_or_flipped_is_rejected(
+    family: str, sum_certificates: dict[str, Path], tmp_path: Path
+) -> None:
+    from cpsudoku.evidence.meanings import read_meanings
+
+    src = sum_certificates[family]
+    head, clauses = _body(src)
+    top = _top(src)
+    manifest = json.loads((src / MANIFEST_FILE).read_text())
+    rules = Rules.from_spec(manifest["rules"])
+    meanings = read_meanings(manifest["auxiliary"], rules)
+    grid = parse((src / SOLUTION_FILE).read_text().strip(), rules).cells
+    n = rules.n
+
+    def true(x: int) -> bool:
+        v = abs(x)
+        if v > top:
+            return _meaning_value(meanings[v], rules, grid) == (x > 0)
+        return (grid[(v - 1) // n] == (v - 1) % n + 1) == (x > 0)
+
+    # A clause over auxiliary variables whose one true literal (on the solution, under
+    # the meanings) is the last: without it, or with it flipped, the clause rules out
+    # the solution itself, so no check may accept it.
+    k = next(
+        k
+        for k, c in enumerate(clauses)
+        if any(abs(x) > top for x in c[:-1]) and true(c[-1]) and not any(map(true, c[:-1]))
+    )
+    for change in ("drop", "flip"):
+        folder = _copy(src, tmp_path / change)
+        changed = [list(c) for c in clauses]
+        if change == "drop":
+            changed[k] = changed[k][:-1]
+        else:
+            changed[k][-1] = -changed[k][-1]
+        _write_body(folder, head, changed)
+        report = check_certificate(folder)
+        assert not report.ok, change
+        assert f"clause {k + 1} " in report.reasons[0]
+        assert "is not true under the declared meanings" in report.reasons[0]
+
+
+@pytest.mark.parametrize("family", SUM_FAMILIES)
+def test_a_manifest_whose_rules_drop_the_sum_is_rejected(
+    family: str, sum_certificates: dict[str, Path], tmp_path: Path
+) -> None:
+    kinds = {"little-killer": "little-killer", "arrow": "arrow", "sandwich": "sandwich"}
+    # The sum dropped, its meanings kept: they name a rule the manifest lacks.
+    folder = _copy(sum_certificates[family], tmp_path / "kept")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text())
+    last = len(manifest["rules"]["constraints"]) - 1
+    assert manifest["rules"]["constraints"][last]["kind"] == kinds[family]
+    manifest["rules"]["constraints"].pop()
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    report = check_certificate(folder)
+    assert not report.ok
+    assert f"constraint #{last}, which the rules lack" in report.reasons[0]
+    # The first sum dropped: every later meaning names the sum after its own.
+    folder = _copy(sum_certificates[family], tmp_path / "shifted")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text())
+    manifest["rules"]["constraints"].pop(0)
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    report = check_certificate(folder)
+    assert not report.ok
+    # The sum and its meanings dropped: the variables mean nothing, and no enumeration
+    # can show the clauses harmless (refused at once, not after a long search).
+    folder = _copy(sum_certificates[family], tmp_path / "bare")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text())
+    manifest["rules"]["constraints"] = []
+    del manifest["auxiliary"]
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    report = check_certificate(folder)
+    assert not report.ok
+    assert "may rule out a grid" in report.reasons[0] or "plain encoding" in report.reasons[0]
+
+
+def test_malformed_or_misplaced_meanings_are_rejected(
+    sum_certificates: dict[str, Path], tmp_path: Path
+) -> None:
+    src = sum_certificates["arrow"]
+
+    def broken(name: str, change: object) -> str:
+        folder = _copy(src, tmp_path / name)
+        manifest = json.loads((folder / MANIFEST_FILE).read_text())
+        change(manifest)  # type: ignore[operator]
+        (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+        report = check_certificate(folder)
+        assert not report.ok, name
+        return report.reasons[0]
+
+    def cell_variable(m: dict[str, object]) -> None:
+        m["auxiliary"][0]["variables"][0][0] = 5  # type: ignore[index]
+
+    def twice(m: dict[str, object]) -> None:
+        rows = m["auxiliary"][0]["variables"]  # type: ignore[index]
+        rows.append(list(rows[0]))
+
+    def wrong_kind(m: dict[str, object]) -> None:
+        m["auxiliary"][0]["meaning"] = "sandwich-ends"  # type: ignore[index]
+
+    def no_layer(m: dict[str, object]) -> None:
+        m["auxiliary"][0]["variables"][0][1] = 99  # type: ignore[index]
+
+    def undeclared(m: dict[str, object]) -> None:
+        m["auxiliary"][0]["variables"].pop(0)  # type: ignore[index]
+
+    assert "is a cell variable" in broken("cell", cell_variable)
+    assert "given two meanings" in broken("twice", twice)
+    assert "a arrow" in broken("kind", wrong_kind)
+    assert "is not a layer" in broken("layer", no_layer)
+    assert "declared ones with undeclared ones" in broken("undeclared", undeclared)
+
+
+def test_the_checker_does_not_import_the_fast_encoder() -> None:
+    """check-certificate's modules reach no module of cpsudoku.encode, even indirectly."""
+    import ast
+
+    root = Path(cpsudoku.__file__).parent
+
+    def imports(module: str) -> set[str]:
+        path = root.joinpath(*module.split(".")[1:]).with_suffix(".py")
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cpsudoku"):
+                out.add(str(node.module))
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names if a.name.startswith("cpsudoku"))
+        return out
+
+    seen: set[str] = set()
+    todo = ["cpsudoku.evidence.check", "cpsudoku.evidence.plain", "cpsudoku.evidence.meanings"]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if root.joinpath(*module.split(".")[1:]).with_suffix(".py").exists():
+            todo.extend(imports(module))
+    assert not [m for m in seen if m.startswith("cpsudoku.encode")], sorted(seen)
+
+
+def _all_grids(rules: Rules) -> list[tuple[int, ...]]:
+    """Every grid of a 4x4 rule set's units (288 classic ones), constraints ignored."""
+    n, out, cells = rules.n, [], [0] * rules.cells
+
+    def go(i: int) -> None:
+        if i == rules.cells:
+            out.append(tuple(cells))
+            return
+        for v in range(1, n + 1):
+            if all(cells[j] != v for u in rules.units_of[i] for j in rules.unit_cells[u] if j < i):
+                cells[i] = v
+                go(i + 1)
+        cells[i] = 0
+
+    go(0)
+    return out
+
+
+def _meaning_value(meaning: object, rules: Rules, grid: tuple[int, ...]) -> bool:
+    """A declared meaning evaluated on a grid, straight from its statement."""
+    from cpsudoku.evidence.meanings import Meaning
+    from cpsudoku.model.sums import LinearSum, Sandwich
+
+    assert isinstance(meaning, Meaning)
+    c = rules.constraints[meaning.constraint]
+    if isinstance(c, LinearSum):
+        return sum(w * grid[i] for i, w in c.terms[: meaning.layer]) == meaning.value
+    assert isinstance(c, Sandwich)
+    p, q = meaning.ends
+    line = [grid[i] for i in c.cells]
+    ends = {line[p], line[q]} == {1, rules.n}
+    if meaning.name == "sandwich-ends":
+        return ends
+    return ends and set(line[p + 1 : q]) == meaning.digits
+
+
+SMALL_SUM_RULES = [
+    [{"kind": "little-killer", "cells": [3, 6, 9, 12], "sum": 10}],
+    [{"kind": "little-killer", "cells": [1, 6, 11], "sum": 7}],
+    [{"kind": "arrow", "circle": [0], "cells": [5, 10]}],
+    [{"kind": "arrow", "circle": [0, 1], "cells": [4, 5, 8, 9]}],
+    [{"kind": "sandwich", "row": 1, "sum": 5}],
+    [{"kind": "sandwich", "column": 2, "sum": 0}],
+]
+
+
+@pytest.mark.parametrize("constraints", SMALL_SUM_RULES, ids=lambda c: c[0]["kind"])
+@pytest.mark.parametrize("givens", [0, 3])
+def test_the_meaning_check_is_sound_against_brute_force_on_4x4(
+    constraints: list[dict[str, object]], givens: int
+) -> None:
+    """Every clause the checker accepts (the encoder's, and each with a literal dropped
+    or flipped, under true or scrambled meanings) holds in every grid of the rules."""
+    from cpsudoku.encode.cnf import reduced
+    from cpsudoku.evidence.certificate import auxiliary
+    from cpsudoku.evidence.meanings import SumClauses, read_meanings
+
+    rules = Rules.from_spec({"size": 4, "box": "2x2", "constraints": constraints})
+    c = rules.constraints[0]
+    grids = [g for g in _all_grids(rules) if c.problem(g, 4) is None]
+    assert len(grids) > 1
+    rng = random.Random(givens)
+    cells = [0] * 16
+    for i in rng.sample(range(16), givens):
+        cells[i] = grids[0][i]
+    puzzle = Puzzle(rules, tuple(cells))
+    grids = [g for g in grids if all(not v or g[i] == v for i, v in enumerate(cells))]
+    raw: list[tuple[int, int, str, tuple[object, ...]]] = []
+    clauses = [cl for cl in reduced(puzzle, meanings=raw).clauses if len(cl) > 0]
+    declared = auxiliary(raw)
+    top = 64
+
+    def true_everywhere(clause: tuple[int, ...], meanings: dict[int, object]) -> bool:
+        for g in grids:
+            if not any(
+                (
+                    _meaning_value(meanings[abs(x)], rules, g)
+                    if abs(x) > top
+                    else g[(abs(x) - 1) // 4] == (abs(x) - 1) % 4 + 1
+                )
+                == (x > 0)
+                for x in clause
+            ):
+                return False
+        return True
+
+    def accepted(checker: SumClauses, clause: tuple[int, ...]) -> bool:
+        if any(abs(x) > top for x in clause):
+            return checker.holds(clause, 0)
+        return checker.cell_clause_holds(clause)
+
+    scrambled = json.loads(json.dumps(declared))
+    for entry in scrambled:
+        for row in entry["variables"]:
+            if rng.random() < 0.3:
+                if entry["meaning"] == "partial-sum":
+                    row[2] += rng.choice((-1, 1))
+                elif entry["meaning"] == "sandwich-between" and row[3]:
+                    row[3] = [5 - d for d in row[3]]
+                else:  # other ends on the line
+                    row[1], row[2] = (0, 3) if row[1:3] != [0, 3] else (1, 2)
+    rejected = 0
+    for meanings_raw, own in ((declared, True), (scrambled, False)):
+        meanings = read_meanings(meanings_raw, rules)
+        checker = SumClauses(puzzle, meanings)  # type: ignore[arg-type]
+        for clause in clauses:
+            if not any(abs(x) > top for x in clause) and not checker.cell_clause_holds(clause):
+                continue  # a plain clause: not this check's business
+            if own:
+                assert true_everywhere(clause, meanings), clause  # type: ignore[arg-type]
+                assert accepted(checker, clause), clause
+            for k in range(len(clause)):
+                for mutated in (
+                    clause[:k] + clause[k + 1 :],
+                    (*clause[:k], -clause[k], *clause[k + 1 :]),
+                ):
+                    if accepted(checker, mutated):
+                        assert true_everywhere(mutated, meanings), (mutated, own)  # type: ignore[arg-type]
+                    else:
+                        rejected += 1
+    assert rejected > 0
+
+
+def _six_by_six_rules() -> tuple[tuple[int, ...], list[list[dict[str, object]]]]:
+    """A 6x6 grid, and rules read off it: a little killer, a pill arrow, two sandwiches."""
+    from itertools import combinations
+
+    grid = cpsudoku.generate_grid(Rules.classic(2, 3), seed=7).cells
+    diagonal = [5, 10, 15, 20, 25, 30]
+    pill = [13, 12]
+    value = 10 * grid[13] + grid[12]
+    shaft = next(c for c in combinations(range(18, 36), 4) if sum(grid[i] for i in c) == value)
+
+    def sandwich(line: list[int]) -> int:
+        values = [grid[i] for i in line]
+        a, b = sorted((values.index(1), values.index(6)))
+        return sum(values[a + 1 : b])
+
+    row, column = list(range(30, 36)), list(range(0, 36, 6))
+    return grid, [
+        [{"kind": "little-killer", "cells": diagonal, "sum": sum(grid[i] for i in diagonal)}],
+        [{"kind": "arrow", "circle": pill, "cells": list(shaft)}],
+        [{"kind": "sandwich", "row": 6, "sum": sandwich(row)}],
+        [{"kind": "sandwich", "column": 1, "sum": sandwich(column)}],
+    ]
+
+
+@pytest.mark.parametrize("which", range(4))
+@pytest.mark.parametrize("givens", [0, 2])
+def test_the_meaning_check_is_sound_against_its_relaxation_on_6x6(which: int, givens: int) -> None:
+    """On 6x6, every assignment of the constraint's cells alone that keeps it (and the
+    line's digits distinct, for a sandwich): each clause the checker accepts holds in
+    all of them, as it must, this being the very relaxation it searches."""
+    from itertools import permutations, product
+
+    from cpsudoku.encode.cnf import reduced
+    from cpsudoku.evidence.certificate import auxiliary
+    from cpsudoku.evidence.meanings import SumClauses, read_meanings
+
+    grid, cases = _six_by_six_rules()
+    rules = Rules.from_spec({"size": 6, "box": "2x3", "constraints": cases[which]})
+    c = rules.constraints[0]
+    cells = list(c.cells)
+    rng = random.Random(which)
+    given = dict.fromkeys(rng.sample(cells, givens), 0)
+    for i in given:
+        given[i] = grid[i]
+    puzzle = Puzzle(rules, tuple(given.get(i, 0) for i in range(36)))
+    assignments = (
+        permutations(range(1, 7))
+        if c.kind == "sandwich"
+        else product(range(1, 7), repeat=len(cells))
+    )
+    worlds = []
+    for values in assignments:
+        world = [0] * 36
+        for i, v in zip(cells, values, strict=True):
+            world[i] = v
+        if c.problem(world, 6) is None and all(world[i] == v for i, v in given.items()):
+            worlds.append(tuple(world))
+    assert tuple(grid[i] for i in cells) in {tuple(w[i] for i in cells) for w in worlds}
+    raw: list[tuple[int, int, str, tuple[object, ...]]] = []
+    clauses = reduced(puzzle, meanings=raw).clauses
+    meanings = read_meanings(auxiliary(raw), rules)
+    checker = SumClauses(puzzle, meanings)
+    top = 6**3
+
+    truth: dict[int, int] = {}  # literal -> the worlds it is true in, as a bit mask
+
+    def worlds_of(x: int) -> int:
+        if x not in truth:
+            v = abs(x)
+            mask = 0
+            for k, w in enumerate(worlds):
+                if v > top:
+                    value = _meaning_value(meanings[v], rules, w)
+                else:
+                    value = w[(v - 1) // 6] == (v - 1) % 6 + 1
+                if value == (x > 0):
+                    mask |= 1 << k
+            truth[x] = mask
+        return truth[x]
+
+    every = (1 << len(worlds)) - 1
+
+    def holds(clause: tuple[int, ...]) -> bool:
+        got = 0
+        for x in clause:
+            got |= worlds_of(x)
+        return got == every
+
+    def accepted(clause: tuple[int, ...]) -> bool:
+        if any(abs(x) > top for x in clause):
+            return checker.holds(clause, 0)
+        return checker.cell_clause_holds(clause)
+
+    mine = [
+        cl for cl in clauses if cl and all((abs(x) - 1) // 6 in cells or abs(x) > top for x in cl)
+    ]
+    ours = [cl for cl in mine if any(abs(x) > top for x in cl) or checker.cell_clause_holds(cl)]
+    assert ours
+    rejected = 0
+    for clause in ours:
+        assert accepted(clause), clause
+        assert holds(clause), clause
+        for k in range(len(clause)):
+            for mutated in (
+                clause[:k] + clause[k + 1 :],
+                (*clause[:k], -clause[k], *clause[k + 1 :]),
+            ):
+                if accepted(mutated):
+                    assert holds(mutated), mutated
+                else:
+                    rejected += 1
+    assert rejected > 0

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.encode.sum_clauses import linear_clauses, sandwich_clauses
+from cpsudoku.encode.sum_clauses import AuxMeaning, linear_clauses, sandwich_clauses
 from cpsudoku.model.constraints import Cage, CellValues, Constraint, PairRule
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -60,6 +60,11 @@ DEFAULT_AT_MOST_ONE = "pairwise"
 
 #: A clause: a tuple of non-zero DIMACS literals.
 Clause = tuple[int, ...]
+
+#: What an auxiliary variable of a constraint means: ``(variable, constraint index,
+#: name, parameters)``, the index into ``rules.constraints`` (see
+#: :mod:`cpsudoku.encode.sum_clauses` for the names).
+ConstraintMeaning = tuple[int, int, str, tuple[object, ...]]
 
 #: An at-most-one writer: (literals, top variable, output) -> new top variable.
 AtMostOne = Callable[[Sequence[int], int, list[Clause]], int]
@@ -170,7 +175,9 @@ def constraint_clauses(
     rules: Rules,
     top: int,
     out: list[Clause],
+    *,
     guard: int = 0,
+    meanings: list[ConstraintMeaning] | None = None,
 ) -> int:
     """Append the clauses of ``constraints`` on ``rules``' grid; return the new top.
 
@@ -183,10 +190,15 @@ def constraint_clauses(
     engine's live solver; writing the literal here saves a copy of every clause).
     The engines refuse any kind they lack before encoding, so an unknown one here is a
     bug.
+
+    ``meanings``, when given, receives what the sums' and sandwiches' auxiliary
+    variables mean, each with the index of its constraint in ``constraints``
+    (certificates carry them; a cage's selectors get none).
     """
     n = rules.n
     lead = (-guard,) if guard else ()
-    for c in constraints:
+    local: list[AuxMeaning] | None = None if meanings is None else []
+    for j, c in enumerate(constraints):
         if isinstance(c, Cage):
             top = cage_clauses(c, rules, top, out, lead)
         elif isinstance(c, PairRule):  # two clashing values: a binary clause each
@@ -201,11 +213,16 @@ def constraint_clauses(
             )
         elif isinstance(c, LinearSum | Sandwich):
             written: list[Clause] = []
-            write = linear_clauses if isinstance(c, LinearSum) else sandwich_clauses
-            top = write(c, n, top, written)  # type: ignore[arg-type]
+            if isinstance(c, LinearSum):
+                top = linear_clauses(c, n, top, written, local)
+            else:
+                top = sandwich_clauses(c, n, top, written, local)
             out.extend((*lead, *clause) for clause in written)
         else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
+        if meanings is not None and local:
+            meanings.extend((v, j, name, params) for v, name, params in local)
+            local.clear()
     return top
 
 
@@ -321,6 +338,7 @@ def reduced(
     puzzle: Puzzle,
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
+    meanings: list[ConstraintMeaning] | None = None,
 ) -> Reduced:
     """The encoding of one puzzle with its givens folded in (Kwon & Jain's optimisation).
 
@@ -332,6 +350,9 @@ def reduced(
     about 25,000. Variables keep the closed-form numbering of :func:`var`; the others
     occur in no clause, so a model says nothing about them: read the cells from the
     candidate literals (:func:`decode_reduced`), never from the whole model.
+
+    ``meanings``, when given, receives what the constraints' auxiliary variables mean
+    (:func:`constraint_clauses`).
 
     Raises:
         ValueError: an unknown encoding or at-most-one name.
@@ -387,7 +408,7 @@ def reduced(
                 for d in range(1, n + 1)
                 if (lit := i * n + d) not in keep
             )
-        top = constraint_clauses(g.constraints, g, top, out)
+        top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
     return Reduced(out, tuple(candidates), top)
 
 

@@ -12,6 +12,14 @@ each layer holds a partial sum. Unit propagation then keeps each cell's values t
 those on a path to the target (the cells in order). A sandwich reuses the digit-set
 enumeration of killer cages: the cells between the 1 and the n of a row differ, so
 each set of digits that makes the clue is one selector.
+
+Each writer can also say what its auxiliary variables mean (``meanings``), as
+``(variable, name, parameters)``: ``("partial-sum", (k, t))`` "the weighted sum of the
+first k terms is t"; ``("sandwich-ends", (p, q))`` "the 1 and the n stand at positions
+p and q of the line, either way round"; ``("sandwich-between", (p, q, digits))`` "they
+do, and the cells between hold exactly those digits". Certificates carry these so that
+their checker can evaluate each variable from the rule itself and test every clause
+under that meaning (:mod:`cpsudoku.evidence.meanings`); the solvers pass nothing.
 """
 
 from __future__ import annotations
@@ -20,9 +28,22 @@ from cpsudoku.model.sums import LinearSum, Sandwich, sandwich_sets
 
 Clause = tuple[int, ...]
 
+#: What an auxiliary variable means: ``(variable, name, parameters)`` (module docstring).
+AuxMeaning = tuple[int, str, tuple[object, ...]]
 
-def linear_clauses(rule: LinearSum, n: int, top: int, out: list[Clause]) -> int:
-    """Append the partial-sum chain of ``rule`` (weights, target) to ``out``."""
+
+def linear_clauses(
+    rule: LinearSum,
+    n: int,
+    top: int,
+    out: list[Clause],
+    meanings: list[AuxMeaning] | None = None,
+) -> int:
+    """Append the partial-sum chain of ``rule`` (weights, target) to ``out``.
+
+    ``meanings``, when given, receives ``(variable, "partial-sum", (k, t))`` for each
+    state variable: the weighted sum of the first ``k`` terms is ``t``.
+    """
     terms = rule.terms
     m = len(terms)
     digits = range(1, n + 1)
@@ -44,6 +65,8 @@ def linear_clauses(rule: LinearSum, n: int, top: int, out: list[Clause]) -> int:
         for t in sorted(back[k]):
             top += 1
             state[k][t] = top
+            if meanings is not None:
+                meanings.append((top, "partial-sum", (k, t)))
 
     def at(k: int, t: int) -> tuple[int, ...]:
         """The literal "layer k holds t" as a clause part: () for a constant true."""
@@ -75,7 +98,13 @@ def linear_clauses(rule: LinearSum, n: int, top: int, out: list[Clause]) -> int:
     return top
 
 
-def sandwich_clauses(rule: Sandwich, n: int, top: int, out: list[Clause]) -> int:
+def sandwich_clauses(
+    rule: Sandwich,
+    n: int,
+    top: int,
+    out: list[Clause],
+    meanings: list[AuxMeaning] | None = None,
+) -> int:
     """Append the clauses of a sandwich clue: per placement of its 1 and n, the sets between.
 
     For cells ``p < q`` of the line holding 1 and n (either way round), the ``k = q - p - 1``
@@ -84,6 +113,9 @@ def sandwich_clauses(rule: Sandwich, n: int, top: int, out: list[Clause]) -> int
     of the sets, and a chosen set's digits are all between (the line is a row or a
     column, whose digits differ, so ``k`` cells holding ``k`` such digits hold exactly
     that set).
+
+    ``meanings``, when given, receives ``(placed, "sandwich-ends", (p, q))`` and, for
+    each set's selector, ``(selector, "sandwich-between", (p, q, digits))``.
     """
     cells = rule.cells
     for p in range(n):
@@ -104,4 +136,10 @@ def sandwich_clauses(rule: Sandwich, n: int, top: int, out: list[Clause]) -> int
             out.append((-placed, *selectors))
             for s, digits in zip(selectors, sets, strict=True):
                 out.extend((-s, *(i * n + d for i in between)) for d in digits)
+            if meanings is not None:
+                meanings.append((placed, "sandwich-ends", (p, q)))
+                meanings.extend(
+                    (s, "sandwich-between", (p, q, digits))
+                    for s, digits in zip(selectors, sets, strict=True)
+                )
     return top

@@ -680,7 +680,7 @@ class _Incremental(_Engine):
             guard = self.new_selector()
             extra: list[Clause] = []
             top = self.clauses.top
-            used = constraint_clauses(constraints, rules, top, extra, guard) - top
+            used = constraint_clauses(constraints, rules, top, extra, guard=guard) - top
             if used <= self.aux:
                 return guard, extra
             self.aux = 2 * used

@@ -17,11 +17,17 @@ Jain): a clause it satisfies is left out, a literal it falsifies is taken out. E
 clause left is then implied by the rules and the givens, so the formula's
 unsatisfiability proves as much as the whole one's, and the checker, which dominates
 the cost, gets a fifth of the clauses (docs/design.md has the measurements).
+
+Little killers, arrows and sandwiches are encoded with auxiliary variables (partial
+sums along a chain; where a sandwich's 1 and n stand and which digits lie between). The
+manifest says what each of them means, as the encoder built it
+(:data:`ENCODING`'s ``auxiliary``); the checker evaluates those meanings from the rules
+itself and shows every such clause true under them
+(:mod:`cpsudoku.evidence.meanings`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -29,22 +35,54 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cpsudoku.encode.cnf import given_literals, reduced
+from cpsudoku.encode.cnf import ConstraintMeaning, given_literals, reduced
+from cpsudoku.evidence.files import (
+    CNF_FILE,
+    FILES,
+    FORMAT,
+    MANIFEST_FILE,
+    PROOF_FILE,
+    SOLUTION_FILE,
+    Clause,
+    check_proof,
+    exclusion_clause,
+    sha256,
+)
 from cpsudoku.model.errors import ConflictingGivensError, CpSudokuError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Result, Status
 from cpsudoku.version import __version__
 
-#: The manifest's format name; a checker refuses any other.
-FORMAT = "cpsudoku-certificate/1"
-
-#: The certificate's files besides ``manifest.json``, each hashed in the manifest.
-SOLUTION_FILE = "solution.txt"
-CNF_FILE = "formula.cnf"
-PROOF_FILE = "proof.drup"
-MANIFEST_FILE = "manifest.json"
-FILES: tuple[str, ...] = (SOLUTION_FILE, CNF_FILE, PROOF_FILE)
+__all__ = [
+    "CNF_FILE",
+    "ENCODING",
+    "FILES",
+    "FORMAT",
+    "MANIFEST_FILE",
+    "PROOF_FILE",
+    "SOLUTION_FILE",
+    "SOLVER",
+    "TRIVIAL_PROOF",
+    "Certificate",
+    "CertificateError",
+    "Clause",
+    "auxiliary",
+    "build_manifest",
+    "certify",
+    "check_proof",
+    "exclusion_clause",
+    "file_bytes",
+    "formula",
+    "make_certificate",
+    "manifest_text",
+    "prove",
+    "sha256",
+    "solution_text",
+    "to_dimacs",
+    "versions",
+    "write_certificate",
+]
 
 #: The proof of a formula that unit propagation alone refutes: the empty clause.
 TRIVIAL_PROOF = "0\n"
@@ -62,9 +100,15 @@ ENCODING: dict[str, str] = {
     "reduced": "by the givens' first round of unit propagation (a given makes its cell's "
     "other values and its value in the cell's units false): clauses it satisfies left out, "
     "literals it falsifies taken out of the others",
+    "auxiliary": "variables above n**3; those of little killers, arrows and sandwiches are "
+    "listed under the manifest's 'auxiliary' with what each means, as "
+    "{constraint: index into rules.constraints, meaning, variables: [[variable, *parameters]]}: "
+    "partial-sum [v, k, t]: the weighted sum of the constraint's first k terms (cells in "
+    "order, circle cells weighing minus their place value) is t; sandwich-ends [v, p, q]: "
+    "the 1 and the n of the line stand at its 0-based positions p and q, either way round; "
+    "sandwich-between [v, p, q, digits]: they do, and the cells between hold exactly those "
+    "digits. A cage's digit-set selectors have none: any values that satisfy their clauses",
 }
-
-Clause = tuple[int, ...]
 
 
 class CertificateError(CpSudokuError, ValueError):
@@ -109,18 +153,26 @@ class Certificate:
     def files(self) -> dict[str, bytes]:
         """The certificate's files by name, as bytes, the manifest included."""
         out = file_bytes(self.solution, self.cnf, self.proof)
-        out[MANIFEST_FILE] = (json.dumps(self.manifest, indent=2) + "\n").encode()
+        out[MANIFEST_FILE] = manifest_text(self.manifest).encode()
         return out
 
 
-#: Constraint kinds whose clauses the plain checker cannot show implied in reasonable
-#: time (auxiliary variables over up to n cells): certify refuses them by name.
-UNCERTIFIED = frozenset({"little-killer", "arrow", "sandwich"})
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The manifest as indented JSON, each auxiliary variable's row on a line of its own.
 
-
-def sha256(data: bytes) -> str:
-    """The hex SHA-256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
+    Plain ``indent=2`` would put every number of those rows on its own line (a little
+    killer certificate's manifest: some 70 KB, mostly indentation).
+    """
+    aux = manifest.get("auxiliary")
+    text = json.dumps({k: v for k, v in manifest.items() if k != "auxiliary"}, indent=2)
+    if not aux:
+        return text + "\n"
+    groups = []
+    for entry in aux:
+        rows = ",\n".join("        " + json.dumps(row) for row in entry["variables"])
+        head = json.dumps({"constraint": entry["constraint"], "meaning": entry["meaning"]})
+        groups.append(f'    {head[:-1]}, "variables": [\n{rows}\n    ]}}')
+    return text[: -len("\n}")] + ',\n  "auxiliary": [\n' + ",\n".join(groups) + "\n  ]\n}\n"
 
 
 def solution_text(solution: Puzzle) -> str:
@@ -139,21 +191,18 @@ def file_bytes(solution: Puzzle, cnf: str, proof: str) -> dict[str, bytes]:
     }
 
 
-def exclusion_clause(puzzle: Puzzle, solution: Puzzle) -> Clause:
-    """The clause "not this solution", over the open cells only."""
-    n = puzzle.n
-    pairs = enumerate(zip(puzzle.cells, solution.cells, strict=True))
-    return tuple(-(i * n + v) for i, (g, v) in pairs if not g)
-
-
-def formula(puzzle: Puzzle, solution: Puzzle) -> list[Clause]:
+def formula(
+    puzzle: Puzzle, solution: Puzzle, meanings: list[ConstraintMeaning] | None = None
+) -> list[Clause]:
     """The certificate's clauses: the rules reduced by the givens, the givens, the exclusion.
 
     The rules are :func:`cpsudoku.encode.cnf.reduced`'s (extended, pairwise): the
     clauses the givens' first round of unit propagation satisfies are left out, and
-    the literals it falsifies are taken out of the others.
+    the literals it falsifies are taken out of the others. ``meanings``, when given,
+    receives what the encoder's sum and sandwich variables mean (for the manifest).
     """
-    out: list[Clause] = list(reduced(puzzle, ENCODING["name"], ENCODING["at_most_one"]).clauses)
+    red = reduced(puzzle, ENCODING["name"], ENCODING["at_most_one"], meanings)
+    out: list[Clause] = list(red.clauses)
     out.extend((g,) for g in given_literals(puzzle))
     out.append(exclusion_clause(puzzle, solution))
     return out
@@ -198,31 +247,6 @@ def prove(clauses: Sequence[Clause]) -> str | None:
     return "\n".join(lines) + "\n"
 
 
-def check_proof(clauses: Sequence[Clause], proof: str) -> tuple[bool, str, bool]:
-    """Check ``proof`` against ``clauses`` with dratify.
-
-    Returns:
-        (accepted, the checker's reason, True when unit propagation alone refutes).
-    """
-    import dratify
-
-    cnf = dratify.CNF()
-    add = cnf.add_dimacs
-    for c in clauses:
-        add(c)
-    try:
-        result = dratify.check_proof(cnf, proof)
-    except ValueError as exc:  # malformed proof text
-        return False, f"the proof is malformed: {exc}", False
-    reason = result.reason
-    if not result.ok and result.failed_clause is not None:
-        from dratify.lits import to_dimacs as lit
-
-        step = " ".join(str(lit(x)) for x in result.failed_clause)
-        reason = f"{reason} (step {result.failed_step}: {step} 0)"
-    return bool(result.ok), reason, "unit propagation alone" in result.reason
-
-
 def make_certificate(puzzle: PuzzleLike, *, check: bool = True) -> Certificate:
     """Solve ``puzzle``, and for a unique one build its certificate and check the proof.
 
@@ -238,20 +262,14 @@ def make_certificate(puzzle: PuzzleLike, *, check: bool = True) -> Certificate:
         p.check()
     except ConflictingGivensError as exc:
         raise CertificateError(f"invalid puzzle: {exc}") from exc
-    unchecked = sorted({c.kind for c in p.rules.constraints if c.kind in UNCERTIFIED})
-    if unchecked:
-        raise CertificateError(
-            f"certificates do not cover {', '.join(unchecked)} rules yet: their clauses reach "
-            "across up to n cells through auxiliary variables, which check-certificate's "
-            "plain encoder cannot yet show implied by the rules in reasonable time"
-        )
     t0 = time.perf_counter()
     result = get_backend("sat").solve(p, checked=True)
     if result.status is not Status.UNIQUE or result.solution is None:
         raise CertificateError(_refusal(result), result)
     solution = result.solution
     t1 = time.perf_counter()
-    clauses = formula(p, solution)
+    meanings: list[ConstraintMeaning] = []
+    clauses = formula(p, solution, meanings)
     proof = prove(clauses)
     if proof is None:  # the engine said unique; the fresh solver disagrees
         raise CertificateError("the certificate's formula is satisfiable: no proof", result)
@@ -263,7 +281,9 @@ def make_certificate(puzzle: PuzzleLike, *, check: bool = True) -> Certificate:
             proof = TRIVIAL_PROOF
     t3 = time.perf_counter()
     cnf = to_dimacs(clauses, p)
-    manifest = build_manifest(p, solution, cnf, proof, ok if check else None, verdict)
+    manifest = build_manifest(
+        p, solution, cnf, proof, ok if check else None, verdict, auxiliary(meanings)
+    )
     return Certificate(
         p,
         solution,
@@ -295,10 +315,15 @@ def build_manifest(
     proof: str,
     checked: bool | None,
     verdict: str,
+    aux: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a certificate: what it claims, how it was made, file hashes."""
+    """The manifest of a certificate: what it claims, how it was made, file hashes.
+
+    ``aux`` (from :func:`auxiliary`) becomes the ``auxiliary`` entry, left out when
+    empty, so a certificate without sums reads as before.
+    """
     files = file_bytes(solution, cnf, proof)
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "claim": "unique",
         "puzzle": puzzle.line() if puzzle.n <= 35 else None,
@@ -313,6 +338,23 @@ def build_manifest(
             name: {"sha256": sha256(data), "bytes": len(data)} for name, data in files.items()
         },
     }
+    if aux:
+        out["auxiliary"] = aux
+    return out
+
+
+def auxiliary(meanings: Sequence[ConstraintMeaning]) -> list[dict[str, Any]]:
+    """The encoder's auxiliary meanings as the manifest lists them, JSON-ready.
+
+    One entry per constraint and meaning name, in order of first appearance:
+    ``{"constraint": index, "meaning": name, "variables": [[variable, *parameters]]}``
+    (a sandwich-between's digits as a list).
+    """
+    out: dict[tuple[int, str], dict[str, Any]] = {}
+    for var, j, name, params in meanings:
+        entry = out.setdefault((j, name), {"constraint": j, "meaning": name, "variables": []})
+        entry["variables"].append([var, *(list(x) if isinstance(x, tuple) else x for x in params)])
+    return list(out.values())
 
 
 def write_certificate(cert: Certificate, directory: str | Path) -> Path:

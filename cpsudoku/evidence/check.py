@@ -18,7 +18,11 @@ What is checked, in order (each failure is a reason in the report):
    shown by enumeration (:func:`~cpsudoku.evidence.plain.implied_by_constraints`),
    and clauses with auxiliary variables, grouped by the variables they share, must
    leave every grid that keeps the rules extendable
-   (:func:`~cpsudoku.evidence.plain.extension_holds`);
+   (:func:`~cpsudoku.evidence.plain.extension_holds`). The auxiliary variables of
+   little killers, arrows and sandwiches carry a meaning in the manifest (a partial
+   sum, where the 1 and the n stand, which digits lie between); the checker evaluates
+   it from the rule and shows each of their clauses true under it
+   (:mod:`cpsudoku.evidence.meanings`), and does the same for their cell-only clauses;
 4. the DRUP proof, with ``dratify``, an independent checker, against the CNF file.
 
 Outside Python, the two files are standard DIMACS CNF and text DRUP, the formats
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cpsudoku.evidence.certificate import (
+from cpsudoku.evidence.files import (
     CNF_FILE,
     FILES,
     FORMAT,
@@ -47,6 +51,7 @@ from cpsudoku.evidence.certificate import (
     exclusion_clause,
     sha256,
 )
+from cpsudoku.evidence.meanings import MeaningError, SumClauses, read_meanings
 from cpsudoku.evidence.plain import (
     extension_holds,
     implied_by_constraints,
@@ -110,7 +115,7 @@ def check_certificate(directory: str | Path) -> CheckReport:
     clauses = _clauses(data[CNF_FILE], report)
     if clauses is None:
         return report
-    if not _against_plain(clauses, puzzle, solution, report):
+    if not _against_plain(clauses, puzzle, solution, report, manifest.get("auxiliary")):
         return report
     try:
         proof = data[PROOF_FILE].decode("ascii")
@@ -230,19 +235,54 @@ def _clauses(data: bytes, report: CheckReport) -> list[Clause] | None:
 
 
 def _against_plain(
-    clauses: list[Clause], puzzle: Puzzle, solution: Puzzle, report: CheckReport
+    clauses: list[Clause],
+    puzzle: Puzzle,
+    solution: Puzzle,
+    report: CheckReport,
+    auxiliary: object = None,
 ) -> bool:
-    """True when every clause is implied by the rules, the givens and the exclusion."""
+    """True when every clause is implied by the rules, the givens and the exclusion.
+
+    ``auxiliary`` is the manifest's list of auxiliary meanings (None: there are none).
+    """
     rules = puzzle.rules
+    try:
+        meanings = read_meanings(auxiliary, rules)
+    except MeaningError as exc:
+        report.fail(f"the manifest's auxiliary meanings are not valid: {exc}")
+        return False
+    sums = SumClauses(puzzle, meanings)
     allowed = reduced_by_givens(plain_clauses(rules), puzzle)
     allowed.add(frozenset(exclusion_clause(puzzle, solution)))
     top = rules.n * rules.cells
     aux: list[Clause] = []
+    meant = 0
     for k, c in enumerate(clauses, 1):
         if frozenset(c) in allowed:
             continue
-        if any(abs(x) > top for x in c):
-            aux.append(c)
+        extra = [v for x in c if (v := abs(x)) > top]
+        if extra:
+            owners = {meanings[v].constraint for v in extra if v in meanings}
+            if not owners:
+                aux.append(c)  # no declared meaning: shown extendable below
+                continue
+            if len(owners) > 1 or any(v not in meanings for v in extra):
+                return _bad(
+                    report,
+                    k,
+                    c,
+                    "mixes auxiliary variables of different constraints, or declared "
+                    "ones with undeclared ones",
+                )
+            j = owners.pop()
+            if not sums.holds(c, j):
+                what = f"{rules.constraints[j].kind} #{j}"
+                return _bad(
+                    report, k, c, f"is not true under the declared meanings of {what}'s variables"
+                )
+            meant += 1
+        elif sums.cell_clause_holds(c):
+            meant += 1
         elif not (rules.constraints and implied_by_constraints(c, rules)):
             return _bad(report, k, c, "is not a clause of the plain encoding")
     for group in _groups(aux, top):
@@ -250,7 +290,10 @@ def _against_plain(
             return _bad(report, 0, group[0], "(with auxiliary variables) may rule out a grid")
     how = "implied by the plain encoding, the givens and the exclusion clause"
     if rules.constraints:
-        how += " (constraint clauses shown implied by enumeration)"
+        how += " (constraint clauses shown implied by enumeration"
+        if meant:
+            how += f"; {meant} sum and sandwich clauses true under their declared meanings"
+        how += ")"
     report.passed.append(f"the CNF is {how}")
     return True
 

@@ -15,6 +15,9 @@ here: :func:`implied_by_constraints` checks a clause *semantically* instead, by
 enumerating the values of the cells it speaks of and asking each constraint's own
 partial-grid check (``Constraint.possible``, the backtracking oracle's, not the
 encoder's) whether an assignment that falsifies the clause can still keep the rules.
+Sums whose digits may repeat and sandwiches are never enumerated whole here (a chain
+of 9 cells has up to 9**9 assignments): their clauses are checked under declared
+meanings (:mod:`cpsudoku.evidence.meanings`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from functools import lru_cache
 from cpsudoku.model.constraints import Constraint
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.sums import LinearSum, Sandwich
 
 Clause = tuple[int, ...]
 
@@ -111,7 +115,7 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
             banned.setdefault(cell, set()).add(d + 1)
     own = set(fixed) | set(banned)
     for c in rules.constraints:
-        small = len(c.cells) <= SMALL and own <= set(c.cells)
+        small = enumerable(c) and own <= set(c.cells)
         if small and not _falsifiable(c, rules, fixed, banned):
             return True
     options = {}
@@ -210,6 +214,15 @@ def allowed(constraint: Constraint, rules: Rules) -> tuple[tuple[int, ...], ...]
 SMALL = 9
 
 
+def enumerable(constraint: Constraint) -> bool:
+    """True for a constraint whose assignments :func:`allowed` may list.
+
+    A small one whose cells differ or are few (a cage), not a sum with repeats or a
+    sandwich (checked under meanings instead).
+    """
+    return len(constraint.cells) <= SMALL and not isinstance(constraint, LinearSum | Sandwich)
+
+
 def _search(
     cells: Sequence[int],
     options: dict[int, list[int]],
@@ -270,13 +283,17 @@ def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
     are shown harmless when every assignment of their cells' values that can keep the
     rules (searched cell by cell, pruned by the rules) leaves the clauses satisfiable
     by some values of the auxiliary variables. Adding such clauses to a formula keeps
-    every one of its grids. False (not shown) past :data:`MAX_ASSIGNMENTS` leaves.
+    every one of its grids. False (not shown) past :data:`MAX_ASSIGNMENTS` leaves, or
+    at once when the cells lie in no :func:`enumerable` constraint and n to the power
+    of their number passes it: auxiliary variables over a long chain with no declared
+    meaning are refused fast, not after a search that would all but surely use up
+    the budget (no encoder writes such clauses without meanings).
     """
     n = rules.n
     top = n * rules.cells
     cells = sorted({(abs(x) - 1) // n for c in clauses for x in c if abs(x) <= top})
     for c in rules.constraints:
-        if len(c.cells) <= SMALL and set(cells) <= set(c.cells):
+        if enumerable(c) and set(cells) <= set(c.cells):
             grid = [0] * rules.cells
             for values in allowed(c, rules):
                 if not values:
@@ -286,6 +303,8 @@ def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
                 if not _aux_satisfiable(clauses, grid, n, top):
                     return False
             return True
+    if n ** len(cells) > MAX_ASSIGNMENTS:
+        return False
     options = {cell: list(range(1, n + 1)) for cell in cells}
     found = _search(cells, options, rules, lambda grid: not _aux_satisfiable(clauses, grid, n, top))
     return found is False

@@ -1,0 +1,63 @@
+"""A certificate's file format, shared by the side that writes it and the checker.
+
+Only what both sides must agree on and nothing of the encoder: the format name, the
+file names, the hash, the clause excluding the solution, and the DRUP check with
+``dratify``. :mod:`cpsudoku.evidence.check` imports from here, so the checker's imports
+never reach :mod:`cpsudoku.encode` (the fast encoder it must not trust).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from cpsudoku.model.puzzle import Puzzle
+
+#: The manifest's format name; a checker refuses any other.
+FORMAT = "cpsudoku-certificate/1"
+
+#: The certificate's files besides ``manifest.json``, each hashed in the manifest.
+SOLUTION_FILE = "solution.txt"
+CNF_FILE = "formula.cnf"
+PROOF_FILE = "proof.drup"
+MANIFEST_FILE = "manifest.json"
+FILES: tuple[str, ...] = (SOLUTION_FILE, CNF_FILE, PROOF_FILE)
+
+Clause = tuple[int, ...]
+
+
+def sha256(data: bytes) -> str:
+    """The hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def exclusion_clause(puzzle: Puzzle, solution: Puzzle) -> Clause:
+    """The clause "not this solution", over the open cells only."""
+    n = puzzle.n
+    pairs = enumerate(zip(puzzle.cells, solution.cells, strict=True))
+    return tuple(-(i * n + v) for i, (g, v) in pairs if not g)
+
+
+def check_proof(clauses: Sequence[Clause], proof: str) -> tuple[bool, str, bool]:
+    """Check ``proof`` against ``clauses`` with dratify.
+
+    Returns:
+        (accepted, the checker's reason, True when unit propagation alone refutes).
+    """
+    import dratify
+
+    cnf = dratify.CNF()
+    add = cnf.add_dimacs
+    for c in clauses:
+        add(c)
+    try:
+        result = dratify.check_proof(cnf, proof)
+    except ValueError as exc:  # malformed proof text
+        return False, f"the proof is malformed: {exc}", False
+    reason = result.reason
+    if not result.ok and result.failed_clause is not None:
+        from dratify.lits import to_dimacs as lit
+
+        step = " ".join(str(lit(x)) for x in result.failed_clause)
+        reason = f"{reason} (step {result.failed_step}: {step} 0)"
+    return bool(result.ok), reason, "unit propagation alone" in result.reason
