@@ -348,17 +348,54 @@ def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(tmp_path: Path
         assert r["canonical"] == keys[int(r["first_index"])]
 
 
-def test_batch_canon_adds_the_column(tmp_path: Path) -> None:
-    out = tmp_path / "rows.csv"
+def read_rows(path: Path) -> list[dict[str, object]]:
+    """The rows of a batch output: CSV, JSON lines or a Parquet folder."""
+    if path.suffix == ".parquet":
+        pq = pytest.importorskip("pyarrow.parquet")
+        return list(pq.read_table(path).to_pylist())
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines()]
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_batch_canon_adds_the_column(tmp_path: Path, suffix: str) -> None:
+    """Every output kind gets the column, last; empty where a record has no form."""
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    texts = lines("easy_norvig50.txt")[:12]
+    x_sudoku = json.dumps(
+        {
+            "rules": {
+                "size": 9,
+                "box": "3x3",
+                "extra": [{"kind": "diagonal", "cells": list(range(0, 81, 10))}],
+            },
+            "puzzle": "." * 81,
+        }
+    )
+    src = tmp_path / "in.jsonl"
+    records = [*texts, "12", x_sudoku]
+    src.write_text("\n".join(json.dumps({"puzzle": t}) if t[0] != "{" else t for t in records))
+    out = tmp_path / f"rows{suffix}"
+    flags = ["--jobs", "1", "--chunk-size", "5", "--quiet"]  # Parquet: three part files
+    code = main(["batch", str(src), "-o", str(out), "--canon", *flags])
+    assert code == 4  # the record "12" is invalid
+    rows = read_rows(out)
+    assert list(rows[0])[-1] == "canonical"
+    assert [r["index"] in (k, str(k)) for k, r in enumerate(rows)] == [True] * len(records)
+    assert [r["canonical"] for r in rows] == [canonical(t).line for t in texts] + ["", ""]
+    plain = tmp_path / f"plain{suffix}"
+    assert main(["batch", str(src), "-o", str(plain), *flags]) == 4
+    assert "canonical" not in read_rows(plain)[0]
+
+
+def test_batch_canon_refuses_what_it_cannot_add_to(tmp_path: Path) -> None:
     src = DATA / "easy_norvig50.txt"
-    assert main(["batch", str(src), "-o", str(out), "--canon", "--jobs", "1", "--quiet"]) == 0
-    with out.open() as fh:
-        rows = list(csv.DictReader(fh))
-    assert [r["canonical"] for r in rows] == [canonical(t).line for t in lines("easy_norvig50.txt")]
-    plain = tmp_path / "plain.csv"
-    assert main(["batch", str(src), "-o", str(plain), "--jobs", "1", "--quiet"]) == 0
-    assert "canonical" not in plain.read_text().splitlines()[0]
-    assert main(["batch", str(src), "-o", str(tmp_path / "x.parquet"), "--canon"]) == 2
+    out = str(tmp_path / "rows.csv")
+    for flags in (["--resume"], ["--retry-timeouts"], ["--symbols", "ABCDEFGHI"]):
+        assert main(["batch", str(src), "-o", out, "--canon", *flags]) == 2
 
 
 @pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
