@@ -6,7 +6,7 @@ import csv
 import itertools
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -322,30 +322,231 @@ def test_canon_command_prints_the_form_and_json(capsys: pytest.CaptureFixture[st
     assert main(["canon", "12"]) == 2
 
 
-def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(tmp_path: Path) -> None:
-    rng = random.Random(3)
+def test_canon_command_names_the_place_of_every_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def error(*argv: str) -> str:
+        assert main(["canon", *argv]) == 2
+        return capsys.readouterr().err
+
+    puzzle = lines("top95.txt")[0]
+    assert "row 9, column 9" in error(puzzle[:-1] + "Z")  # not taken for a file "....Z"
+    assert "row 1, column 5" in error(puzzle[:4] + "?" + puzzle[5:])
+    assert "got 80 cells" in error(puzzle[:-1])
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert f"{empty}: empty input" in error(str(empty))
+    two = tmp_path / "two.txt"
+    two.write_text(puzzle + "\n" + puzzle + "\n")
+    assert f"{two}: the input holds 2 puzzles" in error(str(two))
+    x_sudoku = {"rules": {"size": 9, "box": "3x3", "extra": [{"kind": "diagonal", "cells": [0]}]}}
+    assert "rows, columns and boxes alone" in error(json.dumps({**x_sudoku, "puzzle": puzzle}))
+    # --json: an invalid input's answer has the keys of a good one, and the reason.
+    assert main(["canon", "--json", puzzle]) == 0
+    good = json.loads(capsys.readouterr().out)
+    assert main(["canon", "--json", str(empty)]) == 2
+    bad = json.loads(capsys.readouterr().out)
+    assert set(bad) == set(good)
+    assert good["error"] is None
+    assert bad["canonical"] is None
+    assert bad["error"] == f"{empty}: empty input: no cells found"
+
+
+def symmetric_images(count: int, seed: int) -> list[str]:
+    """``count`` random transformations of 30 easy puzzles, as one-line texts."""
+    rng = random.Random(seed)
     sources = lines("easy_kaggle1m_200.txt")[:30]
-    texts = []
-    for _ in range(200):
-        k = rng.randrange(len(sources))
-        q = transform(parse(sources[k]), random_transformation(3, 3, rng))
-        texts.append(q.line())
+    return [
+        transform(parse(rng.choice(sources)), random_transformation(3, 3, rng)).line()
+        for _ in range(count)
+    ]
+
+
+def first_of_each_class(texts: list[str]) -> list[str]:
+    """What dedupe must keep of one-line puzzles: the first of each class, in order."""
+    keys = [canonical(t).line for t in texts]
+    return [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
+
+
+def report_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = symmetric_images(200, seed=3)
+    records = [*texts[:120], "not a puzzle", *texts[120:]]
     path = tmp_path / "in.csv"
-    path.write_text("quizzes\n" + "\n".join(texts) + "\nnot a puzzle\n")
+    path.write_text("quizzes\n" + "\n".join(records) + "\n")
     out, report = tmp_path / "kept.txt", tmp_path / "classes.csv"
     code = main(["dedupe", str(path), "-o", str(out), "--report", str(report), "--jobs", "2"])
-    assert code == 4  # one invalid record
+    assert code == 4  # one record with no canonical form
+    assert "record 120 has no canonical form, kept in place" in capsys.readouterr().err
     kept = out.read_text().splitlines()
-    keys = [canonical(t).line for t in texts]
-    expected = [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
+    # Only duplicates are dropped: the unreadable record stays, in its place.
+    expected = [*first_of_each_class(texts[:120]), "not a puzzle"]
+    expected += [t for t in first_of_each_class(texts) if t not in expected]
     assert kept == expected
-    with report.open() as fh:
-        rows = list(csv.DictReader(fh))
-    assert len(rows) == len(expected) == len(set(keys))
-    assert sum(int(r["size"]) for r in rows) == 200
-    for r in rows:
-        assert texts[int(r["first_index"])] == expected[int(r["class"])]
-        assert r["canonical"] == keys[int(r["first_index"])]
+    rows = report_rows(report)
+    assert list(rows[0]) == ["class", "size", "first_index", "canonical", "error"]
+    assert [int(r["first_index"]) for r in rows] == [records.index(t) for t in kept]
+    assert sum(int(r["size"]) for r in rows) == len(records)
+    classes = [r for r in rows if r["class"]]
+    assert len(classes) == len({canonical(t).line for t in texts}) == len(kept) - 1
+    for r in classes:
+        assert r["canonical"] == canonical(records[int(r["first_index"])]).line
+        assert r["error"] == ""
+    (bad,) = (r for r in rows if not r["class"])
+    assert (bad["first_index"], bad["size"], bad["canonical"]) == ("120", "1", "")
+    assert "cells" in bad["error"]
+
+
+def _gzip(path: Path, data: bytes) -> None:
+    import gzip
+
+    path.write_bytes(gzip.compress(data))
+
+
+def _zip(path: Path, data: bytes) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(path.name.removesuffix(".zip"), data)
+
+
+def _bz2(path: Path, data: bytes) -> None:
+    import bz2
+
+    path.write_bytes(bz2.compress(data))
+
+
+def _xz(path: Path, data: bytes) -> None:
+    import lzma
+
+    path.write_bytes(lzma.compress(data))
+
+
+def _plain(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "write"),
+    [
+        ("in.txt", _plain),
+        ("in.csv", _plain),
+        ("in.jsonl", _plain),
+        ("in.txt.gz", _gzip),
+        ("in.csv.zip", _zip),
+        ("in.jsonl.bz2", _bz2),
+        ("in.txt.xz", _xz),
+    ],
+)
+def test_dedupe_reads_every_input_format_batch_reads(
+    tmp_path: Path, name: str, write: Callable[[Path, bytes], None]
+) -> None:
+    texts = symmetric_images(60, seed=8)
+    kind = name.split(".")[1]
+    if kind == "csv":  # the puzzle column need not be the first
+        body = "id,puzzle,solution\n" + "".join(f"p{k},{t},\n" for k, t in enumerate(texts))
+    elif kind == "jsonl":
+        body = "".join(json.dumps({"id": k, "puzzle": t}) + "\n" for k, t in enumerate(texts))
+    else:
+        body = "# a comment line, then the puzzles\n\n" + "\n".join(texts) + "\n"
+    path = tmp_path / name
+    write(path, body.encode())
+    out = tmp_path / "kept.csv"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    rows = report_rows(out)
+    expected = first_of_each_class(texts)
+    assert [r["puzzle"] for r in rows] == expected
+    assert [int(r["index"]) for r in rows] == [texts.index(t) for t in expected]
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert sum(int(r["size"]) for r in report) == len(texts)
+
+
+def test_dedupe_keeps_and_names_every_record_with_no_canonical_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad records are kept in place and named; only proven duplicates go."""
+    good = lines("easy_kaggle1m_200.txt")[:4]
+    assert len({canonical(t).line for t in good}) == 4
+    image = transform(good[0], random_transformation(3, 3, random.Random(1))).line()
+    x_rules = {"size": 9, "box": "3x3", "extra": [{"kind": "diagonal", "cells": [0, 10, 20]}]}
+    text = [
+        json.dumps({"puzzle": good[0]}),
+        json.dumps({"puzzle": "12"}),  # wrong length
+        json.dumps({"puzzle": good[1]}),
+        json.dumps({"puzzle": good[0][:-1] + "Z"}),  # unknown symbol
+        json.dumps({"rules": x_rules, "puzzle": good[2]}),  # rules beyond boxes
+        json.dumps({"puzzle": 7}),  # not a puzzle
+        '{"puzzle": "unclosed',  # malformed JSON
+        json.dumps({"rules": {"size": 9, "box": "3x3"}, "puzzle": image}),  # a duplicate of 0
+        json.dumps({"puzzle": good[3]}),
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(text) + "\n")
+    out = tmp_path / "kept.jsonl"
+    assert main(["dedupe", str(path), "-o", str(out), "--jobs", "2"]) == 4
+    err = capsys.readouterr().err
+    kept = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["index"] for row in kept] == [0, 1, 2, 3, 4, 5, 6, 8]
+    assert kept[-1]["puzzle"] == good[3]
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert sum(int(r["size"]) for r in report) == len(text)
+    assert [r["size"] for r in report if r["class"]] == ["2", "1", "1"]  # 0 and 7 are one
+    reasons = {int(r["first_index"]): r["error"] for r in report if not r["class"]}
+    assert sorted(reasons) == [1, 3, 4, 5, 6]
+    assert "got 2 cells" in reasons[1]
+    assert "symbol 'Z'" in reasons[3]
+    assert "row 9, column 9" in reasons[3]
+    assert "rows, columns and boxes alone" in reasons[4]
+    assert '"puzzle" field is' in reasons[5]
+    assert "malformed JSON" in reasons[6]
+    for index in reasons:
+        assert f"record {index} has no canonical form" in err
+    assert "5 invalid (kept in place)" in err
+
+
+def test_dedupe_of_an_empty_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("# only a comment\n\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out)]) == 0
+    assert f"{path} holds no records" in capsys.readouterr().err
+    assert out.read_text() == ""
+    assert Path(f"{out}.classes.csv").read_text() == "class,size,first_index,canonical,error\n"
+
+
+def test_dedupe_names_only_the_first_few_bad_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("".join(f"{'x' * k}\n" for k in range(1, 26)))  # no puzzle among them
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out)]) == 4
+    err = capsys.readouterr().err
+    assert err.count("has no canonical form, kept in place") == 10
+    assert f"... and 15 more records with no canonical form; {out}.classes.csv" in err
+    assert out.read_text() == path.read_text()
+
+
+def test_dedupe_writes_a_multi_line_record_as_one_line(tmp_path: Path) -> None:
+    """A Project Euler 96 grid is one record over ten lines; a .txt output has one line."""
+    puzzles = lines("top95.txt")[:3]
+    body = ""
+    for k, p in enumerate(puzzles, 1):
+        digits = p.replace(".", "0")
+        body += f"Grid {k:02d}\n" + "".join(digits[r * 9 : r * 9 + 9] + "\n" for r in range(9))
+    path = tmp_path / "p096_sudoku.txt"
+    path.write_text(body)
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    assert out.read_text().splitlines() == puzzles
 
 
 def read_rows(path: Path) -> list[dict[str, object]]:

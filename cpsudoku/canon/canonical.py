@@ -58,12 +58,13 @@ class Canonical:
         return canonical_text(self.form.cells, self.form.n)
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready form."""
+        """A JSON-ready form (``error`` is null: the keys of an invalid input's answer)."""
         return {
             "canonical": self.line,
             "method": self.method,
             "automorphisms": self.automorphisms,
             "transformation": self.transformation.to_dict(),
+            "error": None,
         }
 
 
