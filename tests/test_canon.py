@@ -17,24 +17,44 @@ from cpsudoku import canonical, equivalent, transform
 from cpsudoku.canon import Transformation, TransformationError, canonical_lines, minlex_built
 from cpsudoku.canon.minlex import compiled, minlex
 from cpsudoku.cli import main
+from cpsudoku.datasets.records import read_records
 from cpsudoku.generate import generate_grid
+from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 
 DATA = Path(__file__).parent / "data"
 
-NINE_BY_NINE = [
-    "clue17_royle_200.txt",
-    "easy_kaggle1m_200.txt",
-    "easy_norvig50.txt",
-    "forum_hardest_1106_60.txt",
-    "multisolution_tdoku.txt",
-    "norvig_hardest.txt",
-    "nosolution_tdoku.txt",
-    "serg_multisolution_100.txt",
-    "top95.txt",
-]
+
+def bundled_puzzles(name: str) -> list[str]:
+    """The puzzle texts of a bundled test file, read as batch and dedupe read it."""
+    return [r.puzzle for r in read_records(str(DATA / name)) if r.error is None]
+
+
+def _is_classic_9x9(name: str) -> bool:
+    """Whether every record of a bundled file is a 9x9 puzzle of the classic rules."""
+    try:
+        puzzles = [parse(text, check=False) for text in bundled_puzzles(name)]
+    except PuzzleError:
+        return False
+    return bool(puzzles) and all(p.rules == Rules.classic(3, 3) for p in puzzles)
+
+
+#: Every bundled 9x9 set of the classic rules, found rather than listed, so that a new
+#: file is covered by the invariance test as soon as it is added.
+NINE_BY_NINE = sorted(
+    p.name for p in DATA.iterdir() if p.name != "README.md" and _is_classic_9x9(p.name)
+)
+
+#: The other bundled files: other sizes (the graph key's tests) and variant rules.
+NOT_NINE_BY_NINE = {
+    "16x16_vukr_6.txt",
+    "25x25_misc_3.txt",
+    "killer_krazydad_40.csv",
+    "variants_sample.jsonl",
+    "README.md",
+}
 
 #: The most symmetric 9x9 grid: 648 automorphisms.
 SYMMETRIC = "123456789456789123789123456231564897564897231897231564312645978645978312978312645"
@@ -200,15 +220,37 @@ def check_invariant(p: Puzzle, rng: random.Random, times: int = 100) -> None:
         assert cq.automorphisms == c.automorphisms
 
 
+def test_the_9x9_sets_are_every_bundled_one() -> None:
+    """Each bundled file is a 9x9 set checked below, or of another size or rules."""
+    names = {p.name for p in DATA.iterdir()}
+    assert names - NOT_NINE_BY_NINE == set(NINE_BY_NINE)
+    assert len(NINE_BY_NINE) >= 11
+    assert {"invalid_sudopedia.meta.csv", "tdoku_test_puzzles.meta.csv"} <= set(NINE_BY_NINE)
+
+
 @pytest.mark.parametrize("name", NINE_BY_NINE)
 def test_every_9x9_set_is_invariant_under_100_transformations(name: str) -> None:
     rng = random.Random(name)
-    check_invariant(parse(rng.choice(lines(name)), check=False), rng)
+    puzzles = bundled_puzzles(name)
+    for text in rng.sample(puzzles, min(3, len(puzzles))):
+        check_invariant(parse(text, check=False), rng)
 
 
 @pytest.mark.parametrize(
     ("box", "keep"),
-    [("2x2", 0.5), ("2x3", 0.4), ("3x2", 0.4), ("2x4", 0.35), ("3x4", 0.4), ("4x3", 0.5)],
+    [
+        ("2x2", 0.5),
+        ("2x2", 1.0),
+        ("2x3", 0.4),
+        ("2x3", 1.0),
+        ("3x2", 0.4),
+        ("2x4", 0.35),
+        ("2x4", 1.0),
+        ("4x2", 0.35),
+        ("3x3", 1.0),  # a solution grid
+        ("3x4", 0.4),
+        ("4x3", 0.5),
+    ],
 )
 def test_every_box_shape_is_invariant_under_100_transformations(box: str, keep: float) -> None:
     rng = random.Random(box)
@@ -224,9 +266,12 @@ def test_large_grids_take_an_invariant_graph_key(name: str, box: str) -> None:
     c = canonical(p)
     assert c.method == "graph"
     assert transform(p, c.transformation) == c.form
-    for _ in range(20):
+    for _ in range(100):
         q = transform(p, random_transformation(p.rules.box_rows, p.rules.box_cols, rng))
-        assert canonical(q).form == c.form
+        cq = canonical(q)
+        assert cq.form == c.form
+        assert transform(q, cq.transformation) == cq.form
+        assert cq.automorphisms == c.automorphisms
         t = equivalent(p, q)
         assert t is not None
         assert transform(p, t) == q
@@ -240,6 +285,20 @@ def test_the_17_clue_sample_holds_no_two_equivalent_puzzles(tmp_path: Path) -> N
     code = main(["dedupe", str(DATA / "clue17_royle_200.txt"), "-o", str(out), "--quiet"])
     assert code == 0
     assert out.read_text().splitlines() == lines("clue17_royle_200.txt")
+
+
+ROYLE = Path(__file__).parent.parent / "benchmarks" / "data" / "clue17_royle.txt"
+
+
+def test_the_bundled_17_clue_file_holds_no_two_equivalent_puzzles(tmp_path: Path) -> None:
+    """All 2,000 lines of the bundled cut of Royle's list: dedupe keeps every one."""
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(ROYLE), "-o", str(out), "--jobs", "2", "--quiet"]) == 0
+    puzzles = [s.strip() for s in ROYLE.read_text().splitlines() if s.strip()]
+    assert len(puzzles) == 2000
+    assert out.read_text().splitlines() == puzzles
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert [r["size"] for r in report] == ["1"] * 2000
 
 
 def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> None:
@@ -266,6 +325,30 @@ def test_equivalent_gives_a_transformation_that_maps_one_onto_the_other() -> Non
     back = equivalent(q, p)
     assert back is not None
     assert transform(q, back) == p
+
+
+def test_puzzles_of_other_shapes_or_rules_get_a_clear_error() -> None:
+    """Different sizes, box shapes or rules are never equivalent: an error says why."""
+    diagonal = Region("diagonal", tuple(range(0, 81, 10)))
+    x_sudoku = Puzzle(Rules.classic(3, 3).with_extra(diagonal), (0,) * 81)
+    classic = parse(lines("top95.txt")[0])
+    wide, tall = Puzzle(Rules.classic(2, 3), (0,) * 36), Puzzle(Rules.classic(3, 2), (0,) * 36)
+    with pytest.raises(TransformationError, match=r"4x4 \(2x2 boxes\) grid and a 9x9"):
+        equivalent("." * 16, classic)
+    with pytest.raises(TransformationError, match=r"\(2x3 boxes\) grid and a 6x6 \(3x2"):
+        equivalent(wide, tall)
+    with pytest.raises(TransformationError, match=r"diagonal.*never equivalent"):
+        equivalent(x_sudoku, classic)
+    with pytest.raises(TransformationError, match="rows, columns and boxes alone"):
+        equivalent(x_sudoku, x_sudoku)
+    with pytest.raises(TransformationError, match=r"3x3 boxes does not apply to a 9x9 .*diagonal"):
+        transform(x_sudoku, Transformation.identity((3, 3)))
+    with pytest.raises(TransformationError, match=r"3x2 boxes does not apply to a 6x6 \(2x3"):
+        transform(wide, Transformation.identity((3, 2)))
+    with pytest.raises(PuzzleError, match="got 2 cells"):
+        equivalent("12", classic)
+    # The same text read with the box shape the transformation names.
+    assert transform("." * 36, Transformation.identity((3, 2))).rules == tall.rules
 
 
 # ------------------------------------------------------------------ the transformation type
