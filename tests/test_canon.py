@@ -363,6 +363,7 @@ def test_the_bundled_17_clue_file_holds_no_two_equivalent_puzzles(tmp_path: Path
 
 def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> None:
     rng = random.Random(5)
+    found = 0
     for text in lines("clue17_royle_200.txt")[:20]:
         p = parse(text, check=False)
         empty = [k for k, v in enumerate(p.cells) if not v]
@@ -373,6 +374,15 @@ def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> 
         t = equivalent(a, b)
         assert t is None or transform(a, t) == b
         assert equivalent(p, a) is None  # 17 givens against 18
+        # One given's value changed: the same cells, one digit apart.
+        given = rng.choice([k for k, v in enumerate(p.cells) if v])
+        other = list(p.cells)
+        other[given] = rng.choice([d for d in range(1, 10) if d != p.cells[given]])
+        c = Puzzle(p.rules, tuple(other))
+        t = equivalent(p, c)
+        assert t is None or transform(p, t) == c
+        found += t is not None
+    assert found < 20  # most such pairs are different puzzles
 
 
 def test_equivalent_gives_a_transformation_that_maps_one_onto_the_other() -> None:
