@@ -1,6 +1,6 @@
 """Canonicalisation speed: the bulk path on 9x9 sets, single calls, and each grid size.
 
-Three tables, one core:
+Four tables, one core:
 
 1. bulk: puzzles per second of :func:`cpsudoku.canon.canonical_lines` (the path of
    ``dedupe`` and ``batch --canon``: one compiled call per chunk) over each set;
@@ -8,7 +8,9 @@ Three tables, one core:
    call (parsing included) on the first puzzles of each set;
 3. sizes: the same single call per box shape, 4x4 to 25x25. 9x9 takes puzzles of
    easy_kaggle1m, 16x16 and 25x25 the bundled sets; the other shapes have no bundled
-   set, so their puzzles are generated grids with 45% of the cells kept (seeded).
+   set, so their puzzles are generated grids with 45% of the cells kept (seeded);
+4. solution grids: the same call on generated full grids of each shape, the harder
+   case for minlex (every column order ties on a full first row).
 
     python benchmarks/canon_speed.py
     python benchmarks/canon_speed.py --data DIR     # the whole published files
@@ -32,7 +34,9 @@ from cpsudoku.model.puzzle import Puzzle
 
 HERE = Path(__file__).parent / "data"
 SETS = ["clue17_royle", "easy_kaggle1m", "top1465", "forum_hardest_1106"]
-SHAPES = ["2x2", "2x3", "2x4", "3x3", "3x4", "4x4", "5x5"]
+#: Every box shape, tall ones too: the search starts from the rows, so 4x3 boxes (4-row
+#: bands) cost more than 3x4 ones on the same grid.
+SHAPES = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "3x4", "4x3", "4x4", "5x5"]
 
 
 def read(path: Path) -> list[str]:
@@ -95,24 +99,40 @@ def main() -> None:
     print("\n| grid | boxes | method | puzzles | median ms | p90 ms | mean ms |")
     print("|---|---|---|---:|---:|---:|---:|")
     for box in SHAPES:
-        r, c = map(int, box.split("x"))
-        n = r * c
-        puzzles = shape_puzzles(box, 200 if n <= 9 else 50)
-        start = time.perf_counter()
-        times = []
-        method = ""
-        for p in puzzles:
-            t0 = time.perf_counter()
-            method = canonical(p, box).method
-            times.append(time.perf_counter() - t0)
-        total = time.perf_counter() - start
-        times.sort()
-        median = statistics.median(times) * 1e3
-        p90 = times[int(0.9 * (len(times) - 1))] * 1e3
-        print(
-            f"| {n}x{n} | {box} | {method} | {len(puzzles)} | {median:.3f} | {p90:.3f} | "
-            f"{total / len(puzzles) * 1e3:.3f} |"
-        )
+        n = _side(box)
+        print(_timed_row(box, shape_puzzles(box, 200 if n <= 9 else 50)))
+    print("\nSolution grids (every cell given: more ties to search through than in puzzles):\n")
+    print("| grid | boxes | method | grids | median ms | p90 ms | mean ms |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for box in SHAPES:
+        n = _side(box)
+        grids: list[Puzzle | str] = [generate_grid(box, seed=k) for k in range(20 if n <= 9 else 5)]
+        print(_timed_row(box, grids))
+
+
+def _side(box: str) -> int:
+    r, c = map(int, box.split("x"))
+    return r * c
+
+
+def _timed_row(box: str, puzzles: list[Puzzle | str]) -> str:
+    """One table row: one canonical() call per puzzle, timed."""
+    start = time.perf_counter()
+    times = []
+    method = ""
+    for p in puzzles:
+        t0 = time.perf_counter()
+        method = canonical(p, box).method
+        times.append(time.perf_counter() - t0)
+    total = time.perf_counter() - start
+    times.sort()
+    median = statistics.median(times) * 1e3
+    p90 = times[int(0.9 * (len(times) - 1))] * 1e3
+    n = _side(box)
+    return (
+        f"| {n}x{n} | {box} | {method} | {len(puzzles)} | {median:.3f} | {p90:.3f} | "
+        f"{total / len(puzzles) * 1e3:.3f} |"
+    )
 
 
 if __name__ == "__main__":

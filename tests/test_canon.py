@@ -6,7 +6,7 @@ import csv
 import itertools
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,24 +17,44 @@ from cpsudoku import canonical, equivalent, transform
 from cpsudoku.canon import Transformation, TransformationError, canonical_lines, minlex_built
 from cpsudoku.canon.minlex import compiled, minlex
 from cpsudoku.cli import main
+from cpsudoku.datasets.records import read_records
 from cpsudoku.generate import generate_grid
+from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 
 DATA = Path(__file__).parent / "data"
 
-NINE_BY_NINE = [
-    "clue17_royle_200.txt",
-    "easy_kaggle1m_200.txt",
-    "easy_norvig50.txt",
-    "forum_hardest_1106_60.txt",
-    "multisolution_tdoku.txt",
-    "norvig_hardest.txt",
-    "nosolution_tdoku.txt",
-    "serg_multisolution_100.txt",
-    "top95.txt",
-]
+
+def bundled_puzzles(name: str) -> list[str]:
+    """The puzzle texts of a bundled test file, read as batch and dedupe read it."""
+    return [r.puzzle for r in read_records(str(DATA / name)) if r.error is None]
+
+
+def _is_classic_9x9(name: str) -> bool:
+    """Whether every record of a bundled file is a 9x9 puzzle of the classic rules."""
+    try:
+        puzzles = [parse(text, check=False) for text in bundled_puzzles(name)]
+    except PuzzleError:
+        return False
+    return bool(puzzles) and all(p.rules == Rules.classic(3, 3) for p in puzzles)
+
+
+#: Every bundled 9x9 set of the classic rules, found rather than listed, so that a new
+#: file is covered by the invariance test as soon as it is added.
+NINE_BY_NINE = sorted(
+    p.name for p in DATA.iterdir() if p.name != "README.md" and _is_classic_9x9(p.name)
+)
+
+#: The other bundled files: other sizes (the graph key's tests) and variant rules.
+NOT_NINE_BY_NINE = {
+    "16x16_vukr_6.txt",
+    "25x25_misc_3.txt",
+    "killer_krazydad_40.csv",
+    "variants_sample.jsonl",
+    "README.md",
+}
 
 #: The most symmetric 9x9 grid: 648 automorphisms.
 SYMMETRIC = "123456789456789123789123456231564897564897231897231564312645978645978312978312645"
@@ -174,6 +194,66 @@ def test_compiled_search_agrees_with_the_python_reference(name: str) -> None:
         assert fast.transformation == slow.transformation
 
 
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+@pytest.mark.parametrize(
+    ("box", "keep"),
+    [
+        *[("2x4", 0.2), ("2x4", 0.45), ("2x4", 1.0), ("4x2", 0.45), ("4x2", 1.0)],
+        *[("3x4", 0.2), ("3x4", 0.45), ("4x3", 0.2), ("4x3", 0.45)],
+    ],
+)
+def test_compiled_search_agrees_with_the_reference_on_8x8_and_12x12(box: str, keep: float) -> None:
+    """Shapes too large for brute force: the C search and the Python one agree."""
+    br, bc = map(int, box.split("x"))
+    rng = random.Random(f"{box}{keep}")
+    p = holes(generate_grid(box, seed=3), keep, rng)
+    fast, slow = canonical(p), minlex(p.cells, br, bc)
+    assert fast.form.cells == slow.cells
+    assert fast.automorphisms == slow.automorphisms
+    assert fast.transformation == slow.transformation
+
+
+def brute_force_9x9(cells: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Minlex form and automorphisms of a 9x9 grid over all 3,359,232 transformations.
+
+    Every image is built and relabelled, 1,296 column orders at a time (numpy): no
+    pruning, nothing shared with the search under test.
+    """
+    import numpy as np
+
+    perms = np.array(list(line_perms(9, 3)))  # the 1,296 row (or column) orders
+    digits = np.arange(1, 10)
+    grid = np.array(cells).reshape(9, 9)
+    best: bytes | None = None
+    count = 0
+    for g in (grid, grid.T):
+        for rows in perms:
+            images = g[rows][:, perms].transpose(1, 0, 2).reshape(len(perms), 81)
+            seen = images[:, :, None] == digits
+            first = np.where(seen.any(1), seen.argmax(1), 99)  # first cell of each digit
+            labels = np.argsort(np.argsort(first, axis=1, kind="stable"), axis=1) + 1
+            index = np.maximum(images - 1, 0)
+            relabelled = np.where(images > 0, np.take_along_axis(labels, index, 1), 0)
+            # Each image as one byte string (labels + 1: no trailing NUL to be dropped).
+            keys = (relabelled.astype(np.uint8) + 1).view("S81").ravel()
+            least = bytes(np.sort(keys)[0])
+            ties = int(np.count_nonzero(keys == least))
+            if best is None or least < best:
+                best, count = least, ties
+            elif least == best:
+                count += ties
+    assert best is not None
+    return tuple(b - 1 for b in best), count
+
+
+@pytest.mark.slow
+def test_a_9x9_puzzle_matches_brute_force_over_every_transformation() -> None:
+    """The 9x9 search against all 2 x 6^8 transformations, one by one (about 10 s)."""
+    p = parse(lines("clue17_royle_200.txt")[7], check=False)
+    c = canonical(p)
+    assert (c.form.cells, c.automorphisms) == brute_force_9x9(p.cells)
+
+
 def test_automorphisms_of_known_symmetric_grids() -> None:
     assert canonical(SYMMETRIC).automorphisms == 648
     assert canonical(SYMMETRIC, method="graph").automorphisms == 648
@@ -200,15 +280,37 @@ def check_invariant(p: Puzzle, rng: random.Random, times: int = 100) -> None:
         assert cq.automorphisms == c.automorphisms
 
 
+def test_the_9x9_sets_are_every_bundled_one() -> None:
+    """Each bundled file is a 9x9 set checked below, or of another size or rules."""
+    names = {p.name for p in DATA.iterdir()}
+    assert names - NOT_NINE_BY_NINE == set(NINE_BY_NINE)
+    assert len(NINE_BY_NINE) >= 11
+    assert {"invalid_sudopedia.meta.csv", "tdoku_test_puzzles.meta.csv"} <= set(NINE_BY_NINE)
+
+
 @pytest.mark.parametrize("name", NINE_BY_NINE)
 def test_every_9x9_set_is_invariant_under_100_transformations(name: str) -> None:
     rng = random.Random(name)
-    check_invariant(parse(rng.choice(lines(name)), check=False), rng)
+    puzzles = bundled_puzzles(name)
+    for text in rng.sample(puzzles, min(3, len(puzzles))):
+        check_invariant(parse(text, check=False), rng)
 
 
 @pytest.mark.parametrize(
     ("box", "keep"),
-    [("2x2", 0.5), ("2x3", 0.4), ("3x2", 0.4), ("2x4", 0.35), ("3x4", 0.4), ("4x3", 0.5)],
+    [
+        ("2x2", 0.5),
+        ("2x2", 1.0),
+        ("2x3", 0.4),
+        ("2x3", 1.0),
+        ("3x2", 0.4),
+        ("2x4", 0.35),
+        ("2x4", 1.0),
+        ("4x2", 0.35),
+        ("3x3", 1.0),  # a solution grid
+        ("3x4", 0.4),
+        ("4x3", 0.5),
+    ],
 )
 def test_every_box_shape_is_invariant_under_100_transformations(box: str, keep: float) -> None:
     rng = random.Random(box)
@@ -224,9 +326,12 @@ def test_large_grids_take_an_invariant_graph_key(name: str, box: str) -> None:
     c = canonical(p)
     assert c.method == "graph"
     assert transform(p, c.transformation) == c.form
-    for _ in range(20):
+    for _ in range(100):
         q = transform(p, random_transformation(p.rules.box_rows, p.rules.box_cols, rng))
-        assert canonical(q).form == c.form
+        cq = canonical(q)
+        assert cq.form == c.form
+        assert transform(q, cq.transformation) == cq.form
+        assert cq.automorphisms == c.automorphisms
         t = equivalent(p, q)
         assert t is not None
         assert transform(p, t) == q
@@ -242,8 +347,23 @@ def test_the_17_clue_sample_holds_no_two_equivalent_puzzles(tmp_path: Path) -> N
     assert out.read_text().splitlines() == lines("clue17_royle_200.txt")
 
 
+ROYLE = Path(__file__).parent.parent / "benchmarks" / "data" / "clue17_royle.txt"
+
+
+def test_the_bundled_17_clue_file_holds_no_two_equivalent_puzzles(tmp_path: Path) -> None:
+    """All 2,000 lines of the bundled cut of Royle's list: dedupe keeps every one."""
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(ROYLE), "-o", str(out), "--jobs", "2", "--quiet"]) == 0
+    puzzles = [s.strip() for s in ROYLE.read_text().splitlines() if s.strip()]
+    assert len(puzzles) == 2000
+    assert out.read_text().splitlines() == puzzles
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert [r["size"] for r in report] == ["1"] * 2000
+
+
 def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> None:
     rng = random.Random(5)
+    found = 0
     for text in lines("clue17_royle_200.txt")[:20]:
         p = parse(text, check=False)
         empty = [k for k, v in enumerate(p.cells) if not v]
@@ -254,6 +374,15 @@ def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> 
         t = equivalent(a, b)
         assert t is None or transform(a, t) == b
         assert equivalent(p, a) is None  # 17 givens against 18
+        # One given's value changed: the same cells, one digit apart.
+        given = rng.choice([k for k, v in enumerate(p.cells) if v])
+        other = list(p.cells)
+        other[given] = rng.choice([d for d in range(1, 10) if d != p.cells[given]])
+        c = Puzzle(p.rules, tuple(other))
+        t = equivalent(p, c)
+        assert t is None or transform(p, t) == c
+        found += t is not None
+    assert found < 20  # most such pairs are different puzzles
 
 
 def test_equivalent_gives_a_transformation_that_maps_one_onto_the_other() -> None:
@@ -266,6 +395,30 @@ def test_equivalent_gives_a_transformation_that_maps_one_onto_the_other() -> Non
     back = equivalent(q, p)
     assert back is not None
     assert transform(q, back) == p
+
+
+def test_puzzles_of_other_shapes_or_rules_get_a_clear_error() -> None:
+    """Different sizes, box shapes or rules are never equivalent: an error says why."""
+    diagonal = Region("diagonal", tuple(range(0, 81, 10)))
+    x_sudoku = Puzzle(Rules.classic(3, 3).with_extra(diagonal), (0,) * 81)
+    classic = parse(lines("top95.txt")[0])
+    wide, tall = Puzzle(Rules.classic(2, 3), (0,) * 36), Puzzle(Rules.classic(3, 2), (0,) * 36)
+    with pytest.raises(TransformationError, match=r"4x4 \(2x2 boxes\) grid and a 9x9"):
+        equivalent("." * 16, classic)
+    with pytest.raises(TransformationError, match=r"\(2x3 boxes\) grid and a 6x6 \(3x2"):
+        equivalent(wide, tall)
+    with pytest.raises(TransformationError, match=r"diagonal.*never equivalent"):
+        equivalent(x_sudoku, classic)
+    with pytest.raises(TransformationError, match="rows, columns and boxes alone"):
+        equivalent(x_sudoku, x_sudoku)
+    with pytest.raises(TransformationError, match=r"3x3 boxes does not apply to a 9x9 .*diagonal"):
+        transform(x_sudoku, Transformation.identity((3, 3)))
+    with pytest.raises(TransformationError, match=r"3x2 boxes does not apply to a 6x6 \(2x3"):
+        transform(wide, Transformation.identity((3, 2)))
+    with pytest.raises(PuzzleError, match="got 2 cells"):
+        equivalent("12", classic)
+    # The same text read with the box shape the transformation names.
+    assert transform("." * 36, Transformation.identity((3, 2))).rules == tall.rules
 
 
 # ------------------------------------------------------------------ the transformation type
@@ -322,43 +475,281 @@ def test_canon_command_prints_the_form_and_json(capsys: pytest.CaptureFixture[st
     assert main(["canon", "12"]) == 2
 
 
-def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(tmp_path: Path) -> None:
-    rng = random.Random(3)
+def test_canon_command_names_the_place_of_every_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def error(*argv: str) -> str:
+        assert main(["canon", *argv]) == 2
+        return capsys.readouterr().err
+
+    puzzle = lines("top95.txt")[0]
+    assert "row 9, column 9" in error(puzzle[:-1] + "Z")  # not taken for a file "....Z"
+    assert "row 1, column 5" in error(puzzle[:4] + "?" + puzzle[5:])
+    assert "got 80 cells" in error(puzzle[:-1])
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert f"{empty}: empty input" in error(str(empty))
+    two = tmp_path / "two.txt"
+    two.write_text(puzzle + "\n" + puzzle + "\n")
+    assert f"{two}: the input holds 2 puzzles" in error(str(two))
+    x_sudoku = {"rules": {"size": 9, "box": "3x3", "extra": [{"kind": "diagonal", "cells": [0]}]}}
+    assert "rows, columns and boxes alone" in error(json.dumps({**x_sudoku, "puzzle": puzzle}))
+    # --json: an invalid input's answer has the keys of a good one, and the reason.
+    assert main(["canon", "--json", puzzle]) == 0
+    good = json.loads(capsys.readouterr().out)
+    assert main(["canon", "--json", str(empty)]) == 2
+    bad = json.loads(capsys.readouterr().out)
+    assert set(bad) == set(good)
+    assert good["error"] is None
+    assert bad["canonical"] is None
+    assert bad["error"] == f"{empty}: empty input: no cells found"
+
+
+def symmetric_images(count: int, seed: int) -> list[str]:
+    """``count`` random transformations of 30 easy puzzles, as one-line texts."""
+    rng = random.Random(seed)
     sources = lines("easy_kaggle1m_200.txt")[:30]
-    texts = []
-    for _ in range(200):
-        k = rng.randrange(len(sources))
-        q = transform(parse(sources[k]), random_transformation(3, 3, rng))
-        texts.append(q.line())
+    return [
+        transform(parse(rng.choice(sources)), random_transformation(3, 3, rng)).line()
+        for _ in range(count)
+    ]
+
+
+def first_of_each_class(texts: list[str]) -> list[str]:
+    """What dedupe must keep of one-line puzzles: the first of each class, in order."""
+    keys = [canonical(t).line for t in texts]
+    return [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
+
+
+def report_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = symmetric_images(200, seed=3)
+    records = [*texts[:120], "not a puzzle", *texts[120:]]
     path = tmp_path / "in.csv"
-    path.write_text("quizzes\n" + "\n".join(texts) + "\nnot a puzzle\n")
+    path.write_text("quizzes\n" + "\n".join(records) + "\n")
     out, report = tmp_path / "kept.txt", tmp_path / "classes.csv"
     code = main(["dedupe", str(path), "-o", str(out), "--report", str(report), "--jobs", "2"])
-    assert code == 4  # one invalid record
+    assert code == 4  # one record with no canonical form
+    assert "record 120 has no canonical form, kept in place" in capsys.readouterr().err
     kept = out.read_text().splitlines()
-    keys = [canonical(t).line for t in texts]
-    expected = [t for i, t in enumerate(texts) if keys[i] not in keys[:i]]
+    # Only duplicates are dropped: the unreadable record stays, in its place.
+    expected = [*first_of_each_class(texts[:120]), "not a puzzle"]
+    expected += [t for t in first_of_each_class(texts) if t not in expected]
     assert kept == expected
-    with report.open() as fh:
-        rows = list(csv.DictReader(fh))
-    assert len(rows) == len(expected) == len(set(keys))
-    assert sum(int(r["size"]) for r in rows) == 200
-    for r in rows:
-        assert texts[int(r["first_index"])] == expected[int(r["class"])]
-        assert r["canonical"] == keys[int(r["first_index"])]
+    rows = report_rows(report)
+    assert list(rows[0]) == ["class", "size", "first_index", "canonical", "error"]
+    assert [int(r["first_index"]) for r in rows] == [records.index(t) for t in kept]
+    assert sum(int(r["size"]) for r in rows) == len(records)
+    classes = [r for r in rows if r["class"]]
+    assert len(classes) == len({canonical(t).line for t in texts}) == len(kept) - 1
+    for r in classes:
+        assert r["canonical"] == canonical(records[int(r["first_index"])]).line
+        assert r["error"] == ""
+    (bad,) = (r for r in rows if not r["class"])
+    assert (bad["first_index"], bad["size"], bad["canonical"]) == ("120", "1", "")
+    assert "cells" in bad["error"]
 
 
-def test_batch_canon_adds_the_column(tmp_path: Path) -> None:
-    out = tmp_path / "rows.csv"
+def _gzip(path: Path, data: bytes) -> None:
+    import gzip
+
+    path.write_bytes(gzip.compress(data))
+
+
+def _zip(path: Path, data: bytes) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(path.name.removesuffix(".zip"), data)
+
+
+def _bz2(path: Path, data: bytes) -> None:
+    import bz2
+
+    path.write_bytes(bz2.compress(data))
+
+
+def _xz(path: Path, data: bytes) -> None:
+    import lzma
+
+    path.write_bytes(lzma.compress(data))
+
+
+def _plain(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "write"),
+    [
+        ("in.txt", _plain),
+        ("in.csv", _plain),
+        ("in.jsonl", _plain),
+        ("in.txt.gz", _gzip),
+        ("in.csv.zip", _zip),
+        ("in.jsonl.bz2", _bz2),
+        ("in.txt.xz", _xz),
+    ],
+)
+def test_dedupe_reads_every_input_format_batch_reads(
+    tmp_path: Path, name: str, write: Callable[[Path, bytes], None]
+) -> None:
+    texts = symmetric_images(60, seed=8)
+    kind = name.split(".")[1]
+    if kind == "csv":  # the puzzle column need not be the first
+        body = "id,puzzle,solution\n" + "".join(f"p{k},{t},\n" for k, t in enumerate(texts))
+    elif kind == "jsonl":
+        body = "".join(json.dumps({"id": k, "puzzle": t}) + "\n" for k, t in enumerate(texts))
+    else:
+        body = "# a comment line, then the puzzles\n\n" + "\n".join(texts) + "\n"
+    path = tmp_path / name
+    write(path, body.encode())
+    out = tmp_path / "kept.csv"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    rows = report_rows(out)
+    expected = first_of_each_class(texts)
+    assert [r["puzzle"] for r in rows] == expected
+    assert [int(r["index"]) for r in rows] == [texts.index(t) for t in expected]
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert sum(int(r["size"]) for r in report) == len(texts)
+
+
+def test_dedupe_keeps_and_names_every_record_with_no_canonical_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad records are kept in place and named; only proven duplicates go."""
+    good = lines("easy_kaggle1m_200.txt")[:4]
+    assert len({canonical(t).line for t in good}) == 4
+    image = transform(good[0], random_transformation(3, 3, random.Random(1))).line()
+    x_rules = {"size": 9, "box": "3x3", "extra": [{"kind": "diagonal", "cells": [0, 10, 20]}]}
+    text = [
+        json.dumps({"puzzle": good[0]}),
+        json.dumps({"puzzle": "12"}),  # wrong length
+        json.dumps({"puzzle": good[1]}),
+        json.dumps({"puzzle": good[0][:-1] + "Z"}),  # unknown symbol
+        json.dumps({"rules": x_rules, "puzzle": good[2]}),  # rules beyond boxes
+        json.dumps({"puzzle": 7}),  # not a puzzle
+        '{"puzzle": "unclosed',  # malformed JSON
+        json.dumps({"rules": {"size": 9, "box": "3x3"}, "puzzle": image}),  # a duplicate of 0
+        json.dumps({"puzzle": good[3]}),
+    ]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(text) + "\n")
+    out = tmp_path / "kept.jsonl"
+    assert main(["dedupe", str(path), "-o", str(out), "--jobs", "2"]) == 4
+    err = capsys.readouterr().err
+    kept = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["index"] for row in kept] == [0, 1, 2, 3, 4, 5, 6, 8]
+    assert kept[-1]["puzzle"] == good[3]
+    report = report_rows(Path(f"{out}.classes.csv"))
+    assert sum(int(r["size"]) for r in report) == len(text)
+    assert [r["size"] for r in report if r["class"]] == ["2", "1", "1"]  # 0 and 7 are one
+    reasons = {int(r["first_index"]): r["error"] for r in report if not r["class"]}
+    assert sorted(reasons) == [1, 3, 4, 5, 6]
+    assert "got 2 cells" in reasons[1]
+    assert "symbol 'Z'" in reasons[3]
+    assert "row 9, column 9" in reasons[3]
+    assert "rows, columns and boxes alone" in reasons[4]
+    assert '"puzzle" field is' in reasons[5]
+    assert "malformed JSON" in reasons[6]
+    for index in reasons:
+        assert f"record {index} has no canonical form" in err
+    assert "5 invalid (kept in place)" in err
+
+
+def test_dedupe_of_an_empty_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("# only a comment\n\n")
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out)]) == 0
+    assert f"{path} holds no records" in capsys.readouterr().err
+    assert out.read_text() == ""
+    assert Path(f"{out}.classes.csv").read_text() == "class,size,first_index,canonical,error\n"
+
+
+def test_dedupe_names_only_the_first_few_bad_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("".join(f"{'x' * k}\n" for k in range(1, 26)))  # no puzzle among them
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out)]) == 4
+    err = capsys.readouterr().err
+    assert err.count("has no canonical form, kept in place") == 10
+    assert f"... and 15 more records with no canonical form; {out}.classes.csv" in err
+    assert out.read_text() == path.read_text()
+
+
+def test_dedupe_writes_a_multi_line_record_as_one_line(tmp_path: Path) -> None:
+    """A Project Euler 96 grid is one record over ten lines; a .txt output has one line."""
+    puzzles = lines("top95.txt")[:3]
+    body = ""
+    for k, p in enumerate(puzzles, 1):
+        digits = p.replace(".", "0")
+        body += f"Grid {k:02d}\n" + "".join(digits[r * 9 : r * 9 + 9] + "\n" for r in range(9))
+    path = tmp_path / "p096_sudoku.txt"
+    path.write_text(body)
+    out = tmp_path / "kept.txt"
+    assert main(["dedupe", str(path), "-o", str(out), "--quiet"]) == 0
+    assert out.read_text().splitlines() == puzzles
+
+
+def read_rows(path: Path) -> list[dict[str, object]]:
+    """The rows of a batch output: CSV, JSON lines or a Parquet folder."""
+    if path.suffix == ".parquet":
+        pq = pytest.importorskip("pyarrow.parquet")
+        return list(pq.read_table(path).to_pylist())
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines()]
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_batch_canon_adds_the_column(tmp_path: Path, suffix: str) -> None:
+    """Every output kind gets the column, last; empty where a record has no form."""
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    texts = lines("easy_norvig50.txt")[:12]
+    x_sudoku = json.dumps(
+        {
+            "rules": {
+                "size": 9,
+                "box": "3x3",
+                "extra": [{"kind": "diagonal", "cells": list(range(0, 81, 10))}],
+            },
+            "puzzle": "." * 81,
+        }
+    )
+    src = tmp_path / "in.jsonl"
+    records = [*texts, "12", x_sudoku]
+    src.write_text("\n".join(json.dumps({"puzzle": t}) if t[0] != "{" else t for t in records))
+    out = tmp_path / f"rows{suffix}"
+    flags = ["--jobs", "1", "--chunk-size", "5", "--quiet"]  # Parquet: three part files
+    code = main(["batch", str(src), "-o", str(out), "--canon", *flags])
+    assert code == 4  # the record "12" is invalid
+    rows = read_rows(out)
+    assert list(rows[0])[-1] == "canonical"
+    assert [r["index"] in (k, str(k)) for k, r in enumerate(rows)] == [True] * len(records)
+    assert [r["canonical"] for r in rows] == [canonical(t).line for t in texts] + ["", ""]
+    plain = tmp_path / f"plain{suffix}"
+    assert main(["batch", str(src), "-o", str(plain), *flags]) == 4
+    assert "canonical" not in read_rows(plain)[0]
+
+
+def test_batch_canon_refuses_what_it_cannot_add_to(tmp_path: Path) -> None:
     src = DATA / "easy_norvig50.txt"
-    assert main(["batch", str(src), "-o", str(out), "--canon", "--jobs", "1", "--quiet"]) == 0
-    with out.open() as fh:
-        rows = list(csv.DictReader(fh))
-    assert [r["canonical"] for r in rows] == [canonical(t).line for t in lines("easy_norvig50.txt")]
-    plain = tmp_path / "plain.csv"
-    assert main(["batch", str(src), "-o", str(plain), "--jobs", "1", "--quiet"]) == 0
-    assert "canonical" not in plain.read_text().splitlines()[0]
-    assert main(["batch", str(src), "-o", str(tmp_path / "x.parquet"), "--canon"]) == 2
+    out = str(tmp_path / "rows.csv")
+    for flags in (["--resume"], ["--retry-timeouts"], ["--symbols", "ABCDEFGHI"]):
+        assert main(["batch", str(src), "-o", out, "--canon", *flags]) == 2
 
 
 @pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")

@@ -474,3 +474,18 @@ def test_cluster_certify_matches_local(scheduler: str, tmp_path: Path) -> None:
     for row in there:
         if row["status"] == "unique":
             assert check_certificate(tmp_path / "certs" / row["certificate"]).ok
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_cluster_canon_matches_local(scheduler: str, tmp_path: Path, suffix: str) -> None:
+    """--canon on the cluster: the same canonical column as a local run, Parquet too."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([*read_lines("top95.txt")[:8], "12", *read_lines("top95.txt")[8:12]]))
+    local, remote = tmp_path / f"local{suffix}", tmp_path / f"cluster{suffix}"
+    assert main(["batch", str(src), "-o", str(local), "--jobs", "1", "--canon", "--quiet"]) == 4
+    assert cluster_batch(src, remote, scheduler, "--canon", "--partition-size", "5") == 4
+    here, there = rows_of(local), rows_of(remote)
+    assert list(there[0])[-1] == "canonical"
+    assert [r["canonical"] for r in there] == [r["canonical"] for r in here]
+    assert there[8]["canonical"] == ""  # the invalid record "12"
+    assert all(r["canonical"] for r in there if r["index"] != "8")

@@ -58,12 +58,13 @@ class Canonical:
         return canonical_text(self.form.cells, self.form.n)
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready form."""
+        """A JSON-ready form (``error`` is null: the keys of an invalid input's answer)."""
         return {
             "canonical": self.line,
             "method": self.method,
             "automorphisms": self.automorphisms,
             "transformation": self.transformation.to_dict(),
+            "error": None,
         }
 
 
@@ -136,11 +137,12 @@ def transform(puzzle: PuzzleLike, transformation: Transformation) -> Puzzle:
         TransformationError: the puzzle's rules are not classic boxes of that shape.
     """
     p = as_puzzle(puzzle, _box_text(transformation))
-    classic_box(p.rules)
-    if p.rules.box != transformation.box:
+    if not p.rules.is_classic or p.rules.box != transformation.box:
+        # Band and stack moves keep rows, columns and boxes only: not diagonals, cages,
+        # jigsaw regions, nor boxes of another shape.
         raise TransformationError(
             f"a transformation of {_box_text(transformation)} boxes does not apply to a "
-            f"{p.rules} grid"
+            f"{p.rules} grid (rows, columns and {_box_text(transformation)} boxes alone)"
         )
     return Puzzle(p.rules, transformation.apply(p.cells))
 

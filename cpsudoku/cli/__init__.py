@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from cpsudoku.cli.batch import COMMANDS as BATCH_COMMANDS
 from cpsudoku.cli.bench import COMMANDS as BENCH_COMMANDS
 from cpsudoku.cli.canon import COMMANDS as CANON_COMMANDS
+from cpsudoku.cli.canon import canon_error_record
 from cpsudoku.cli.common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -104,6 +105,8 @@ def _error(args: argparse.Namespace | None, message: str) -> int:
             record = Count.invalid(message, args.limit, backend).to_dict()
         elif args.command == "rate":
             record = Rating.of_invalid(message).to_dict()
+        elif args.command == "canon":
+            record = canon_error_record(message)
         else:
             record = Result(Status.INVALID, backend=backend, error=message).to_dict()
         print(json.dumps(record))

@@ -109,7 +109,7 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         "--canon",
         action="store_true",
         help="add a canonical column: each puzzle's canonical form (minlex up to 12x12, "
-        "see 'cpsudoku canon'); CSV and JSON-lines outputs",
+        "see 'cpsudoku canon'), empty where it has none; any output, local or --scheduler",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
@@ -190,15 +190,11 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
-    if args.canon and (
-        args.scheduler or args.resume or args.retry_timeouts or args.symbols is not None
-    ):
+    if args.canon and (args.resume or args.retry_timeouts or args.symbols is not None):
         raise UsageError(
-            "--canon goes with a local run into a new CSV or JSON-lines output, and the "
-            "standard symbols (not with --scheduler, --resume, --retry-timeouts, --symbols)"
+            "--canon goes into a new output (CSV, JSON lines or Parquet) with the standard "
+            "symbols (not with --resume, --retry-timeouts, --symbols)"
         )
-    if args.canon and args.output.lower().rstrip("/").endswith(".parquet"):
-        raise UsageError("--canon writes CSV or JSON lines, not Parquet")
     options = SolveOptions.checked(  # every mistake is a usage error before any work
         backend_spec(args),
         unique=not args.no_unique,

@@ -17,6 +17,7 @@ from cpsudoku.cli.common import (
     puzzle_arg,
     refuse_overwrite,
 )
+from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 
 
@@ -36,7 +37,13 @@ def _configure_canon(p: argparse.ArgumentParser) -> None:
 def _run_canon(args: argparse.Namespace) -> int:
     from cpsudoku.canon import canonical
 
-    c = canonical(puzzle_arg(args), args.box, method=args.method)
+    try:
+        c = canonical(puzzle_arg(args), args.box, method=args.method)
+    except PuzzleError as exc:
+        where = _source(args.puzzle)
+        if where is None:  # the argument is the puzzle text: the error names the cell
+            raise
+        raise PuzzleError(f"{where}: {exc}", row=exc.row, col=exc.col, symbol=exc.symbol) from None
     if args.json:
         print(json.dumps(c.to_dict()))
         return EXIT_OK
@@ -52,6 +59,27 @@ def _run_canon(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _source(arg: str) -> str | None:
+    """Where the PUZZLE argument was read from: a file, standard input, or None (text)."""
+    if arg == "-":
+        return "standard input"
+    try:
+        return arg if os.path.exists(arg) else None
+    except OSError:  # a long puzzle line is no file name
+        return None
+
+
+def canon_error_record(message: str) -> dict[str, object]:
+    """The ``canon --json`` answer for an input with no canonical form: same keys, empty."""
+    return {
+        "canonical": None,
+        "method": None,
+        "automorphisms": None,
+        "transformation": None,
+        "error": message,
+    }
+
+
 def _configure_dedupe(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "input",
@@ -63,13 +91,15 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
         "--output",
         required=True,
         metavar="OUTPUT",
-        help="the first puzzle of each class, in input order: one per line, or index,puzzle "
-        "rows for .csv, JSON lines for .jsonl; - for stdout",
+        help="the first puzzle of each class, in input order, and every record with no "
+        "canonical form in its place: one per line, or index,puzzle rows for .csv, JSON "
+        "lines for .jsonl; - for stdout",
     )
     p.add_argument(
         "--report",
         metavar="CSV",
-        help="one row per class: class,size,first_index,canonical "
+        help="one row per class: class,size,first_index,canonical,error, and one per "
+        "record with no canonical form, with the reason in error "
         "(default: OUTPUT.classes.csv; none when OUTPUT is -)",
     )
     p.add_argument("--box", metavar="RxC", help="box shape (default: inferred from the size)")
@@ -79,9 +109,13 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
 
 
+#: Records with no canonical form that ``dedupe`` names on stderr; the report has all.
+SHOWN_INVALID = 10
+
+
 def _run_dedupe(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.dedupe import dedupe
-    from cpsudoku.datasets.records import read_records
+    from cpsudoku.datasets.records import Record, read_records
     from cpsudoku.model.rules import as_rules
 
     if args.input != "-":
@@ -99,10 +133,38 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         report = f"{args.output}.classes.csv"
     if report is not None:
         refuse_overwrite(args.input, report)
+    named = 0
+
+    def tell(record: Record, reason: str) -> None:
+        """Name the first few records with no canonical form (the report has them all)."""
+        nonlocal named
+        named += 1
+        if not args.quiet and named <= SHOWN_INVALID:
+            print(
+                f"cpsudoku dedupe: record {record.index} has no canonical form, kept in "
+                f"place: {reason}",
+                file=sys.stderr,
+            )
+
     summary = dedupe(
-        read_records(args.input), args.output, report, box=as_rules(args.box), jobs=args.jobs
+        read_records(args.input),
+        args.output,
+        report,
+        box=as_rules(args.box),
+        jobs=args.jobs,
+        on_invalid=tell,
     )
     if not args.quiet:
+        if named > SHOWN_INVALID:
+            where = f"; {report} lists them all" if report else ""
+            print(
+                f"cpsudoku dedupe: ... and {named - SHOWN_INVALID:,} more records with no "
+                f"canonical form{where}",
+                file=sys.stderr,
+            )
+        if not summary.records:
+            source = "standard input" if args.input == "-" else args.input
+            print(f"cpsudoku dedupe: {source} holds no records", file=sys.stderr)
         print(f"cpsudoku dedupe: {summary.line()}", file=sys.stderr)
     return EXIT_SOME_INVALID if summary.invalid else EXIT_OK
 

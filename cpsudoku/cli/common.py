@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -90,8 +91,9 @@ def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None
     if folder:
         raise UsageError(f"cannot read {arg}: it is a folder, not a puzzle file")
     if not exists:
-        if _looks_like_a_path(arg, box, symbols):
-            raise UsageError(f"cannot read {arg}: no such file")
+        problem = _path_problem(arg, box, symbols)
+        if problem is not None:
+            raise UsageError(f"cannot read {arg}: no such file{problem}")
         return _one_puzzle(arg, box, symbols)
     try:  # a file, or a pipe such as a shell's <(...)
         data = path.read_bytes()
@@ -110,23 +112,28 @@ def puzzle_arg(args: argparse.Namespace) -> str | Puzzle:
     return parse(text, args.box, check=False, symbols=args.symbols)
 
 
-def _looks_like_a_path(arg: str, box: str | None, symbols: str | None) -> bool:
-    """Whether ``arg``, which names no file, was meant as one.
+def _path_problem(arg: str, box: str | None, symbols: str | None) -> str | None:
+    """Why ``arg``, which names no file, was taken for one; None when it was not.
 
     It was when it has a slash or a file suffix and is no puzzle when read as one
-    (``....G`` may end a 16x16 line).
+    (``....G`` may end a 16x16 line). Without a slash, and as long as a grid of 4x4
+    or more, it may be a mistyped puzzle that ends like a suffix (``....Z``): the
+    reason then also says where the text fails as a puzzle, so that neither reading
+    is hidden. Otherwise it is ``""``.
     """
     from cpsudoku.model.forms import parse
 
-    if not ("/" in arg or os.sep in arg or _FILE_SUFFIX.search(arg)):
-        return False
+    slash = "/" in arg or os.sep in arg
+    if not (slash or _FILE_SUFFIX.search(arg)):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parse(arg, box, check=False, symbols=symbols)
-    except PuzzleError:
-        return True
-    return False
+    except PuzzleError as exc:
+        grid_sized = len(arg) >= 16 and math.isqrt(len(arg)) ** 2 == len(arg)
+        return f"; read as a puzzle instead: {exc}" if grid_sized and not slash else ""
+    return None
 
 
 def _one_puzzle(text: str, box: str | None, symbols: str | None = None) -> str:

@@ -17,7 +17,6 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record, RecordBlock
-from cpsudoku.datasets.rows import output_kind
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
 from cpsudoku.engines import DEFAULT_BACKEND
 from cpsudoku.model.errors import CpSudokuError
@@ -95,12 +94,11 @@ def run_batch(
     The output is CSV, JSONL or (for a name ending in ``.parquet``) a folder of Parquet
     files, one per chunk; see :class:`cpsudoku.parquet.BatchOutput`, which also says
     what ``resume`` and ``retry_timeouts`` keep and redo. ``options.canon`` adds the
-    ``canonical`` column (CSV and JSON lines, without ``resume``).
+    ``canonical`` column (any output kind, without ``resume``).
     """
-    if options.canon and (resume or retry_timeouts or output_kind(output) == "parquet"):
+    if options.canon and (resume or retry_timeouts):
         raise CpSudokuError(
-            "the canonical column goes to a new CSV or JSON-lines output "
-            "(not Parquet, not --resume or --retry-timeouts)"
+            "the canonical column goes to a new output (not with --resume or --retry-timeouts)"
         )
     from cpsudoku.datasets.output import BatchOutput
 

@@ -43,7 +43,7 @@ from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import default_jobs
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import OutRow, Row
-from cpsudoku.datasets.solving import solve_records
+from cpsudoku.datasets.solving import canonical_column, solve_records
 from cpsudoku.engines import get_backend
 from cpsudoku.model.errors import CpSudokuError
 
@@ -260,7 +260,8 @@ def _solve_partition(
 
         extra = evidence_columns(records, rows, options)
         out = [(*o, *e) for o, e in zip(out, extra, strict=True)]  # type: ignore[misc]
-    return encode_rows(out, kind), seconds, f"{socket.gethostname()}:{os.getpid()}", backend
+    block = encode_rows(out, kind, canonical_column(records, options))
+    return block, seconds, f"{socket.gethostname()}:{os.getpid()}", backend
 
 
 def _noop(x: int) -> int:
@@ -602,6 +603,10 @@ def run_cluster_batch(
     from cpsudoku.datasets.parquet import require_pyarrow
 
     require_distributed()
+    if options.canon and (resume or retry_timeouts):
+        raise CpSudokuError(
+            "the canonical column goes to a new output (not with --resume or --retry-timeouts)"
+        )
     if output.lower().rstrip("/").endswith(".parquet"):
         require_pyarrow()
     summary = ClusterSummary()

@@ -4,17 +4,24 @@ Records stream through in chunks; a few chunks at a time are canonicalised by th
 (the compiled minlex search runs without the GIL), and the main thread keeps one
 entry per class seen: its canonical form, first record and size. Memory grows with
 the number of classes (about 200 bytes each), never with the number of records.
+
+Only a record proven equivalent to an earlier one is dropped. A record with no
+canonical form (it cannot be read, or its rules go beyond rows, columns and boxes)
+belongs to no known class: it is kept in its place, named in the report with the
+reason, and counted apart, so no record is ever lost or moved.
 """
 
 from __future__ import annotations
 
 import csv
+import heapq
 import json
 import sys
+import tempfile
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -30,14 +37,19 @@ from cpsudoku.model.rules import Rules
 CHUNK = 10_000
 
 
+#: Columns of the report: one row per class, and one per record with no canonical form.
+REPORT_COLUMNS = ("class", "size", "first_index", "canonical", "error")
+
+
 @dataclass
 class DedupeSummary:
     """What a dedupe run did.
 
     Attributes:
         records: records read.
-        kept: records written (the first of each class).
-        invalid: records that could not be read as a puzzle (not written).
+        kept: classes kept (the first record of each, written).
+        invalid: records with no canonical form (unreadable, or rules beyond boxes):
+            written too, in their place, and named in the report.
         seconds: wall time.
     """
 
@@ -56,8 +68,8 @@ class DedupeSummary:
         rate = self.records / self.seconds if self.seconds else 0.0
         return (
             f"{self.records:,} records, {self.kept:,} classes kept, "
-            f"{self.duplicates:,} duplicates dropped, {self.invalid:,} invalid, "
-            f"{self.seconds:.1f} s ({rate:,.0f} records/s)"
+            f"{self.duplicates:,} duplicates dropped, {self.invalid:,} invalid (kept in "
+            f"place), {self.seconds:.1f} s ({rate:,.0f} records/s)"
         )
 
 
@@ -94,8 +106,9 @@ def canonical_stream(
 class _KeptWriter:
     """The kept records, as the output's name says: .csv, .jsonl, else one per line."""
 
-    def __init__(self, fh: IO[str], name: str) -> None:
+    def __init__(self, fh: IO[str], name: str, box: str | Rules | None) -> None:
         self.fh = fh
+        self.box = box
         suffix = name.rpartition(".")[2].lower()
         self.kind = suffix if suffix in ("csv", "jsonl") else "txt"
         self.csv = csv.writer(fh, lineterminator="\n") if self.kind == "csv" else None
@@ -108,7 +121,28 @@ class _KeptWriter:
         elif self.kind == "jsonl":
             self.fh.write(json.dumps({"index": record.index, "puzzle": record.puzzle}) + "\n")
         else:
-            self.fh.write(record.puzzle + "\n")
+            self.fh.write(_one_line(record.puzzle, self.box) + "\n")
+
+
+def _one_line(text: str, box: str | Rules | None) -> str:
+    """A record's puzzle as one line of a .txt output.
+
+    A record read from several lines (a Project Euler 96 grid, a quoted CSV field)
+    is written as its one-line form, which reads back as the same puzzle; one that
+    cannot be read has its lines joined by spaces.
+    """
+    if "\n" not in text and "\r" not in text:
+        return text
+    from cpsudoku.model.forms import parse
+
+    try:
+        return parse(text, box, check=False).line()
+    except CpSudokuError:
+        return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+#: Called with each record that has no canonical form, and why.
+InvalidHandler = Callable[[Record, str], None]
 
 
 def dedupe(
@@ -118,14 +152,20 @@ def dedupe(
     *,
     box: str | Rules | None = None,
     jobs: int = 1,
+    on_invalid: InvalidHandler | None = None,
 ) -> DedupeSummary:
     """Write the first record of each equivalence class of ``records`` to ``output``.
 
-    ``output`` (``-`` for standard output) gets the kept puzzles in input order: CSV
-    (``index,puzzle``) for a .csv name, JSON lines for .jsonl, else one per line.
-    ``report``, when given, gets one CSV row per class in order of first appearance:
-    ``class,size,first_index,canonical``. Records that cannot be read are counted as
-    invalid and written nowhere.
+    ``output`` (``-`` for standard output) gets the kept records in input order: CSV
+    (``index,puzzle``) for a .csv name, JSON lines for .jsonl, else one per line. Only
+    a record equivalent to an earlier one is dropped: a record with no canonical form
+    (unreadable, or rules beyond rows, columns and boxes) is written in its place too,
+    and ``on_invalid`` is called with it and the reason.
+
+    ``report``, when given, gets :data:`REPORT_COLUMNS` rows in order of first index:
+    one per class (``class,size,first_index,canonical`` and an empty ``error``), and
+    one per record with no canonical form (empty ``class`` and ``canonical``, size 1,
+    its index and the reason). The sizes add up to the number of records.
     """
     start = time.perf_counter()
     summary = DedupeSummary()
@@ -138,11 +178,22 @@ def dedupe(
             if output == "-"
             else stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
         )
-        writer = _KeptWriter(fh, output)
+        # The records with no form, for the report: on disk past 1 MB, so memory
+        # stays bounded by the classes even when most records are bad.
+        invalid: IO[str] = stack.enter_context(
+            tempfile.SpooledTemporaryFile(1 << 20, mode="w+", encoding="utf-8", newline="")
+        )
+        invalid_rows = csv.writer(invalid, lineterminator="\n")
+        writer = _KeptWriter(fh, output, box)
         for record, key in canonical_stream(records, box, jobs):
             summary.records += 1
             if record.error is not None or not isinstance(key, str):
+                reason = record.error if record.error is not None else str(key)
                 summary.invalid += 1
+                writer.write(record)
+                invalid_rows.writerow([record.index, reason])
+                if on_invalid is not None:
+                    on_invalid(record, reason)
                 continue
             number = classes.setdefault(key, len(classes))
             if number == len(first):
@@ -152,11 +203,28 @@ def dedupe(
                 summary.kept += 1
             else:
                 sizes[number] += 1
-    if report is not None:
-        with open(report, "w", encoding="utf-8", newline="") as rh:
-            out = csv.writer(rh, lineterminator="\n")
-            out.writerow(["class", "size", "first_index", "canonical"])
-            for key, number in classes.items():
-                out.writerow([number, sizes[number], first[number], key])
+        if report is not None:
+            invalid.seek(0)
+            _write_report(report, classes, first, sizes, csv.reader(invalid))
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _write_report(
+    report: str,
+    classes: dict[str, int],
+    first: array[int],
+    sizes: array[int],
+    invalid: Iterator[list[str]],
+) -> None:
+    """The report: class rows and rows of records with no form, merged by first index."""
+    class_rows = (
+        (first[number], [number, sizes[number], first[number], key, ""])
+        for key, number in classes.items()  # in order of first appearance
+    )
+    invalid_rows = ((int(index), ["", 1, int(index), "", reason]) for index, reason in invalid)
+    with open(report, "w", encoding="utf-8", newline="") as rh:
+        out = csv.writer(rh, lineterminator="\n")
+        out.writerow(REPORT_COLUMNS)
+        for _, row in heapq.merge(class_rows, invalid_rows, key=lambda item: item[0]):
+            out.writerow(row)

@@ -50,10 +50,11 @@ def encode_rows(
 ) -> EncodedRows:
     """Encode ``rows`` for an output of ``kind`` and count what they hold.
 
-    ``canonical``: the ``batch --canon`` column, one text per row (CSV and JSON lines).
+    ``canonical``: the ``batch --canon`` column, one text per row (CSV, JSON lines and
+    Parquet; not the bare rows that ``--retry-timeouts`` merges).
     """
-    if canonical is not None and kind not in ("csv", "jsonl"):
-        raise ValueError(f"the canonical column goes to CSV or JSON lines, not {kind}")
+    if canonical is not None and kind not in ("csv", "jsonl", "parquet"):
+        raise ValueError(f"the canonical column goes to CSV, JSON lines or Parquet, not {kind}")
     statuses = Counter(map(itemgetter(2), rows))
     errors = [error for error in map(itemgetter(6), rows) if error]
     mismatches = sum("input's solution column" in error for error in errors)
@@ -62,7 +63,7 @@ def encode_rows(
     if kind == "rows":
         payload = tuple(rows)
     elif kind == "parquet":
-        payload = parquet_bytes(rows)
+        payload = parquet_bytes(rows, canonical)
     elif kind == "jsonl":  # the types of `solve --json`: seconds a number, null for none
         payload = format_rows(
             [

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cpsudoku.datasets.rows import COLUMNS, OutRow, columns_of
+from cpsudoku.datasets.rows import CANONICAL, COLUMNS, OutRow, columns_of
 from cpsudoku.model.errors import CpSudokuError, file_named
 
 if TYPE_CHECKING:
@@ -64,11 +64,20 @@ def _schema(pa: ModuleType, columns: Sequence[str] = COLUMNS) -> Any:
     )
 
 
-def parquet_bytes(rows: Sequence[OutRow]) -> bytes:
-    """``rows`` as one whole Parquet file, in memory."""
+def parquet_bytes(rows: Sequence[OutRow], canonical: Sequence[str] | None = None) -> bytes:
+    """``rows`` as one whole Parquet file, in memory.
+
+    ``canonical``, when given (``batch --canon``), is one more string column,
+    :data:`~cpsudoku.datasets.rows.CANONICAL`, one text per row, last as in CSV.
+    """
     pa, pq = require_pyarrow()
     names = columns_of(rows[0]) if rows else COLUMNS
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+    columns: list[Sequence[object]] = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+    if canonical is not None:
+        if len(canonical) != len(rows):
+            raise ValueError(f"{len(canonical)} canonical forms for {len(rows)} rows")
+        names = (*names, CANONICAL)
+        columns.append(canonical)
     table = pa.table(
         {name: list(values) for name, values in zip(names, columns, strict=True)},
         schema=_schema(pa, names),

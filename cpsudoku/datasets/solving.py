@@ -439,6 +439,22 @@ def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[
     return results
 
 
+def canonical_column(records: Sequence[Record], options: SolveOptions) -> list[str] | None:
+    """The ``batch --canon`` column of a chunk, or None when it was not asked for.
+
+    Each record's canonical form (see :func:`cpsudoku.canon.canonical_lines`), empty
+    when it has none: a record that cannot be read (its row's error says why), or
+    one with rules beyond rows, columns and boxes. Local workers and cluster tasks
+    both call this, so the column is the same whichever ran the chunk.
+    """
+    if not options.canon:
+        return None
+    from cpsudoku.canon import canonical_lines
+
+    keys = canonical_lines([record.puzzle for record in records], options.rules)
+    return [key if isinstance(key, str) else "" for key in keys]
+
+
 def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str) -> Any:
     """Solve a chunk and encode its rows for an output of ``kind`` (runs in a worker).
 
@@ -449,12 +465,7 @@ def solve_and_encode(records: Sequence[Record], options: SolveOptions, kind: str
     from cpsudoku.datasets.encoding import encode_rows
 
     rows = solve_records(records, options)
-    canonical = None
-    if options.canon:  # the canonical form of each puzzle, empty when it cannot be read
-        from cpsudoku.canon import canonical_lines
-
-        keys = canonical_lines([record.puzzle for record in records], options.rules)
-        canonical = [key if isinstance(key, str) else "" for key in keys]
+    canonical = canonical_column(records, options)
     if options.witnesses:  # the evidence columns: solution2 and certificate
         from cpsudoku.datasets.evidence import evidence_columns
 
