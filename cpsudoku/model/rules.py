@@ -348,8 +348,7 @@ class Rules:
         if self.constraints:  # the same grid for every killer of a dataset: built once
             return self.units_only.units
         n = self.n
-        rows = [Unit("row", r + 1, tuple(r * n + c for c in range(n))) for r in range(n)]
-        cols = [Unit("column", c + 1, tuple(r * n + c for r in range(n))) for c in range(n)]
+        rows, cols = _lines(n)  # the same for every grid of this side (a jigsaw dataset)
         third: list[Unit] = []
         if self.box is not None:
             br, bc = self.box
@@ -364,7 +363,7 @@ class Rules:
         for region in self.extra:
             numbers[region.kind] = numbers.get(region.kind, 0) + 1
             extra.append(Unit(region.kind, numbers[region.kind], region.cells))
-        return tuple(rows + cols + third + extra)
+        return (*rows, *cols, *third, *extra)
 
     @cached_property
     def unit_cells(self) -> tuple[tuple[int, ...], ...]:
@@ -466,6 +465,14 @@ def _box_of_text(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 3x3 or 2x3")
     return int(parts[0]), int(parts[1])
+
+
+@lru_cache(maxsize=16)
+def _lines(n: int) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """The rows and the columns of an n x n grid, as units."""
+    rows = tuple(Unit("row", r + 1, tuple(r * n + c for c in range(n))) for r in range(n))
+    cols = tuple(Unit("column", c + 1, tuple(r * n + c for r in range(n))) for c in range(n))
+    return rows, cols
 
 
 #: Every Rules object alive, by its fields: interning hands out the live one.

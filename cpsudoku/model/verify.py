@@ -101,7 +101,18 @@ def _layout(
     A getter of every unit's values, one unit after another; the matching key offsets
     ``k*(n+1)`` (k = the unit's index); and the set 1..n.
     """
-    n = g.n
-    order = [i for unit in g.units for i in unit.cells]
-    offsets = tuple(k * (n + 1) for k, unit in enumerate(g.units) for _ in unit.cells)
-    return itemgetter(*order), offsets, frozenset(range(1, n + 1))
+    order = [i for cells in g.unit_cells for i in cells]
+    return (
+        itemgetter(*order),
+        _offsets(g.n, tuple(map(len, g.unit_cells))),
+        frozenset(range(1, g.n + 1)),
+    )
+
+
+@lru_cache(maxsize=64)
+def _offsets(n: int, lengths: tuple[int, ...]) -> tuple[int, ...]:
+    """The key offset ``k*(n+1)`` of each cell of each unit k, for units of these lengths.
+
+    The same for every rule set with the same unit sizes (every jigsaw of a side).
+    """
+    return tuple(k * (n + 1) for k, length in enumerate(lengths) for _ in range(length))
