@@ -122,10 +122,119 @@ def rule_clauses(
     return encode_rules(rules, encoding, at_most_one)
 
 
+@lru_cache(maxsize=16)
+def line_clauses(
+    n: int,
+    encoding: str = DEFAULT_ENCODING,
+    at_most_one: str = DEFAULT_AT_MOST_ONE,
+) -> RuleClauses:
+    """The clauses every grid of side ``n`` shares, boxes or regions aside: cells, rows, columns.
+
+    What every jigsaw of that side has in common: the SAT engine keeps them in one live
+    solver and adds each puzzle's regions to it (:func:`unit_clauses`). The clauses'
+    ``rules`` are a grid of that side whose regions are its rows, standing for any.
+    """
+    grid = Rules.jigsaw([range(r * n, (r + 1) * n) for r in range(n)])
+    return encode_rules(grid, encoding, at_most_one, lines_only=True)
+
+
+def unit_clauses(
+    units: Iterable[Sequence[int]],
+    n: int,
+    encoding: str,
+    at_most_one: str,
+    top: int,
+    out: list[Clause],
+    *,
+    guard: int = 0,
+    givens: Sequence[int] | None = None,
+) -> int:
+    """Append the clauses of ``units`` (regions, extra regions) to a grid's lines.
+
+    As :func:`encode_rules` writes a unit, but for a solver that holds the rows and
+    columns already (:func:`line_clauses`): pairwise, two cells of the unit that share
+    a row or a column need no clause of their own. With a ``guard``, every clause
+    starts with ``-guard``. Returns the new top (compact at-most-one encodings number
+    their variables from ``top + 1``).
+
+    ``givens`` (the puzzle's cell values, 0 for empty) narrows the clauses to one
+    puzzle whose givens the solver assumes: a clause those assumptions satisfy, or
+    that the lines' clauses then make hold (a value given in a cell's row or column),
+    is left out, and a value given in the unit becomes a unit clause for each other
+    cell that could still hold it. Only for pairwise at-most-one.
+    """
+    lead = (-guard,) if guard else ()
+    if givens is not None and at_most_one == "pairwise":
+        _unit_clauses_given(units, n, encoding, out, lead, givens)
+        return top
+    amo = None if at_most_one == "pairwise" else _compact(at_most_one)
+    for cells in units:
+        apart = [(i, j) for i, j in combinations(cells, 2) if i // n != j // n and i % n != j % n]
+        for d in range(1, n + 1):
+            lits = tuple(i * n + d for i in cells)
+            if amo is None:
+                out.extend((*lead, -(i * n + d), -(j * n + d)) for i, j in apart)
+            else:
+                written: list[Clause] = []
+                top = amo(lits, top, written)
+                out.extend((*lead, *clause) for clause in written)
+            if encoding == "extended" and len(cells) == n:
+                out.append((*lead, *lits))
+    return top
+
+
+def _unit_clauses_given(
+    units: Iterable[Sequence[int]],
+    n: int,
+    encoding: str,
+    out: list[Clause],
+    lead: Clause,
+    givens: Sequence[int],
+) -> None:
+    """:func:`unit_clauses` narrowed by the givens (pairwise only)."""
+    full = (1 << n) - 1
+    rows, cols = [0] * n, [0] * n
+    for i, v in enumerate(givens):
+        if v:
+            rows[i // n] |= 1 << (v - 1)
+            cols[i % n] |= 1 << (v - 1)
+    # The values the lines leave each open cell (a given cell: none).
+    left = [0 if v else full & ~(rows[i // n] | cols[i % n]) for i, v in enumerate(givens)]
+    extended = encoding == "extended"
+    for cells in units:
+        placed = 0
+        holders: list[list[int]] = [[] for _ in range(n + 1)]  # value -> open cells
+        for i in cells:
+            if givens[i]:
+                placed |= 1 << (givens[i] - 1)
+                continue
+            m = left[i]
+            while m:
+                low = m & -m
+                holders[low.bit_length()].append(i)
+                m ^= low
+        whole = extended and len(cells) == n
+        for d in range(1, n + 1):
+            there = holders[d]
+            if placed >> (d - 1) & 1:  # no other cell of the unit holds it
+                out.extend((*lead, -(i * n + d)) for i in there)
+                continue
+            if len(there) > 1:
+                out.extend(
+                    (*lead, -(i * n + d), -(j * n + d))
+                    for i, j in combinations(there, 2)
+                    if i // n != j // n and i % n != j % n
+                )
+            if whole:
+                out.append((*lead, *(i * n + d for i in there)))
+
+
 def encode_rules(
     rules: Rules,
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
+    *,
+    lines_only: bool = False,
 ) -> RuleClauses:
     """The rule clauses of ``rules`` under ``encoding``, encoded anew at every call.
 
@@ -138,6 +247,8 @@ def encode_rules(
     - minimal: ``n*n + U*n*C(n, 2)``
     - efficient: minimal + ``n*n*C(n, 2)``
     - extended: efficient + ``U*n``
+
+    ``lines_only`` keeps to the cells, rows and columns (:func:`line_clauses`).
 
     Raises:
         ValueError: an unknown encoding or at-most-one name.
@@ -160,13 +271,14 @@ def encode_rules(
             top = amo(lits, top, out)
     # Units: each value at most once (all encodings); at least once (extended), which
     # holds only for units of n cells.
-    for cells in rules.unit_cells:
+    for cells in rules.unit_cells[: 2 * n] if lines_only else rules.unit_cells:
         for d in values:
             lits = tuple(i * n + d for i in cells)
             top = amo(lits, top, out)
             if encoding == "extended" and len(cells) == n:
                 out.append(lits)
-    top = constraint_clauses(rules.constraints, rules, top, out)
+    if not lines_only:
+        top = constraint_clauses(rules.constraints, rules, top, out)
     return RuleClauses(rules, encoding, at_most_one, tuple(out), top)
 
 

@@ -91,8 +91,10 @@ from cpsudoku.encode.cnf import (
     decode_reduced,
     encode_rules,
     given_literals,
+    line_clauses,
     reduced,
     rule_clauses,
+    unit_clauses,
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
@@ -174,6 +176,11 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
     "cadical195": {"shrinkreap": 0},
 }
 
+#: Rule sets whose engines (live solvers, encodings) a backend keeps; the oldest goes
+#: first. Jigsaws share one live solver per side, but the one-shot modes keep an
+#: encoding per layout.
+KEPT_ENGINES = 64
+
 #: Rebuild an incremental solver after this many retired selector variables: each
 #: one lengthens every model python-sat returns, while clauses learned on many
 #: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
@@ -254,7 +261,7 @@ class SatBackend(Backend):
                 f"on one instance, so it cannot run incrementally; use "
                 f"'sat:fresh:{self.solver}' or 'sat:reduced:{self.solver}'"
             )
-        self._engines: dict[Rules, _Engine] = {}
+        self._engines: dict[Rules | int, _Engine] = {}
         self._fallback: SatBackend | None = None
         _LIVE.add(self)
 
@@ -284,15 +291,23 @@ class SatBackend(Backend):
             if not self.can_stop:
                 return self._fallback_search(puzzle, limit, deadline)
         # One engine per grid: a puzzle's other constraints (its killer cages) are
-        # added to the live rules for that puzzle only.
+        # added to the live rules for that puzzle only; so are a jigsaw's regions, the
+        # live rules being the rows and columns every jigsaw of the side shares.
         rules = puzzle.rules.units_only
-        engine = self._engines.get(rules)
+        key: Rules | int = rules
+        if rules.box is None and self.mode == "incremental":
+            key = rules.n
+        engine = self._engines.get(key)
         if engine is None:
-            engine = self._engines[rules] = self._new_engine(rules)
+            if len(self._engines) >= KEPT_ENGINES:  # a jigsaw dataset: rules per puzzle
+                self._engines.pop(next(iter(self._engines))).close()
+            engine = self._engines[key] = self._new_engine(rules, lines=isinstance(key, int))
         return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
 
-    def _new_engine(self, rules: Rules) -> _Engine:
+    def _new_engine(self, rules: Rules, *, lines: bool) -> _Engine:
         amo = self.at_most_one or default_at_most_one(rules.n)
+        if lines:
+            return _Incremental(line_clauses(rules.n, self.encoding, amo), self.solver, lines=True)
         r = rule_clauses(rules, self.encoding, amo)
         if self.mode == "incremental":
             return _Incremental(r, self.solver)
@@ -563,9 +578,12 @@ class _OneShot(_Engine):
 class _Incremental(_Engine):
     """The rules in one live solver; givens as assumptions; retired selectors."""
 
-    def __init__(self, r: RuleClauses, solver: str) -> None:
+    def __init__(self, r: RuleClauses, solver: str, *, lines: bool = False) -> None:
         super().__init__(r, solver)
         self.solver: Solver | None = None
+        #: True when the live rules are only the cells, rows and columns
+        #: (:func:`line_clauses`): each puzzle brings its regions, as it brings cages.
+        self.lines = lines
         #: Variables after the rules' that a puzzle's own constraints may use (the
         #: same numbers for every puzzle); the selectors come after them.
         self.aux = 0
@@ -594,8 +612,8 @@ class _Incremental(_Engine):
             solver = self._build()
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         guard = 0  # the selector of this puzzle's own constraints, if it has any
-        if rules.constraints:
-            guard, extra = self._guarded(rules)
+        if rules.constraints or self.lines:
+            guard, extra = self._guarded(rules, cells)
             solver = self.solver or self._build()
             add = solver.solver.add_clause  # the solver's own class: one call less a clause
             for lits in extra:
@@ -665,8 +683,11 @@ class _Incremental(_Engine):
             self._first_from_scratch(found, cells, deadline, rules)
         return found
 
-    def _guarded(self, rules: Rules) -> tuple[int, list[Clause]]:
-        """A new guard and the clauses of the puzzle's own constraints behind it.
+    def _guarded(self, rules: Rules, cells: tuple[int, ...]) -> tuple[int, list[Clause]]:
+        """A new guard and the clauses of the puzzle's own rules behind it.
+
+        Its constraints, and on a solver of :attr:`lines` its regions and extra regions,
+        narrowed by its givens (``cells``), which every call of the puzzle assumes.
 
         The cages the rule of 45 implies go in too (:func:`implied_cages`): they cut
         the search on killers about fivefold (docs/design.md). Auxiliary variables are
@@ -676,11 +697,15 @@ class _Incremental(_Engine):
         come after that block; the solver is rebuilt only when the block must grow.
         """
         constraints = rules.constraints + implied_cages(rules)
+        regions = rules.unit_cells[2 * rules.n :] if self.lines else ()
+        r = self.clauses
         while True:
             guard = self.new_selector()
             extra: list[Clause] = []
-            top = self.clauses.top
-            used = constraint_clauses(constraints, rules, top, extra, guard=guard) - top
+            top = unit_clauses(
+                regions, rules.n, r.encoding, r.at_most_one, r.top, extra, guard=guard, givens=cells
+            )
+            used = constraint_clauses(constraints, rules, top, extra, guard=guard) - r.top
             if used <= self.aux:
                 return guard, extra
             self.aux = 2 * used
