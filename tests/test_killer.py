@@ -454,6 +454,25 @@ def test_solve_says_which_rules_it_applied(
     assert "cages (killer" in out
 
 
+def test_the_rules_are_counted_in_words() -> None:
+    rules = Rules.from_spec(
+        {
+            "size": 4,
+            "box": "2x2",
+            "constraints": [
+                {"kind": "sandwich", "row": 1, "sum": 0},
+                {"kind": "sandwich", "row": 2, "sum": 0},
+                {"kind": "x", "cells": ["r1c1", "r1c2"]},
+                {"kind": "cage", "cells": ["r3c3"], "sum": 2},
+            ],
+        }
+    )
+    words = rules.describe()
+    assert any(line.startswith("2 sandwiches (") for line in words)
+    assert any(line.startswith("1 X mark (") for line in words)
+    assert any(line.startswith("1 cage (") for line in words)
+
+
 def test_the_json_schema_describes_every_kind_and_key() -> None:
     from cpsudoku.model.constraints import KINDS
 

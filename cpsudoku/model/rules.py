@@ -339,7 +339,8 @@ class Rules:
         meanings = {c.kind: c.meaning for c in self.constraints}
         for kind, count in self._kinds().items():
             meaning = f" ({meanings[kind]})" if kind in meanings else ""
-            lines.append(f"{count} {kind}{'s' * (count > 1)}{meaning}")
+            one, more = _NOUNS.get(kind, (kind, f"{kind}s"))
+            lines.append(f"{count} {one if count == 1 else more}{meaning}")
         return lines
 
     @cached_property
@@ -465,6 +466,18 @@ def _box_of_text(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise BoxShapeError(f"box shape {text!r} is not of the form RxC, e.g. 3x3 or 2x3")
     return int(parts[0]), int(parts[1])
+
+
+#: How :meth:`Rules.describe` counts the kinds whose plural is not the kind plus "s".
+_NOUNS = {
+    "x": ("X mark", "X marks"),
+    "v": ("V mark", "V marks"),
+    "sandwich": ("sandwich", "sandwiches"),
+    "negative": ("negative rule", "negative rules"),
+    "even": ("set of even cells", "sets of even cells"),
+    "odd": ("set of odd cells", "sets of odd cells"),
+    "candidates": ("set of given candidates", "sets of given candidates"),
+}
 
 
 @lru_cache(maxsize=16)
