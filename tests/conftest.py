@@ -6,6 +6,7 @@ import csv
 import random
 import subprocess
 import sys
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,30 @@ def x_puzzle() -> Puzzle:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261123)
+
+
+def _latin_squares_4x4() -> list[tuple[int, ...]]:
+    """Every Latin square of order 4, by brute force over row permutations (no solver)."""
+    rows = list(permutations(range(1, 5)))
+    return [
+        g
+        for a in rows
+        for b in rows
+        for c in rows
+        for d in rows
+        if all(len({(g := a + b + c + d)[r * 4 + k] for r in range(4)}) == 4 for k in range(4))
+    ]
+
+
+#: The 576 Latin squares of order 4 and the 288 of them whose 2x2 boxes hold each value
+#: once (every 4x4 Sudoku grid), both checked here by hand, apart from the model.
+LATIN_4X4 = _latin_squares_4x4()
+GRIDS_4X4 = [
+    g
+    for g in LATIN_4X4
+    if all(
+        len({g[(br + dr) * 4 + bc + dc] for dr in (0, 1) for dc in (0, 1)}) == 4
+        for br in (0, 2)
+        for bc in (0, 2)
+    )
+]

@@ -7,11 +7,11 @@ import csv
 import json
 import pickle
 import random
-from itertools import pairwise, permutations
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, GRIDS_4X4
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,22 +63,7 @@ def test_the_published_sample_is_unique_with_its_solution(spec: str) -> None:
             assert "".join(map(str, r.solution.cells)) == row["solved"]
 
 
-def _all_4x4_grids() -> list[tuple[int, ...]]:
-    """Every 4x4 Sudoku grid, by brute force over row permutations (no solver)."""
-    rows = list(permutations(range(1, 5)))
-    out = []
-    for a in rows:
-        for b in rows:
-            for c in rows:
-                for d in rows:
-                    cells = a + b + c + d
-                    g = Rules.for_size(4)
-                    if all(len({cells[i] for i in u}) == 4 for u in g.unit_cells):
-                        out.append(cells)
-    return out
-
-
-GRIDS = _all_4x4_grids()
+GRIDS = GRIDS_4X4
 
 
 def test_brute_force_finds_the_288_grids() -> None:

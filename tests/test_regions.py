@@ -1,6 +1,6 @@
 """Jigsaw regions and extra regions on every engine, against brute force on 4x4.
 
-Every Latin square of order 4 (576 of them) is enumerated here, without a solver; a
+Every Latin square of order 4 (576 of them) is enumerated by hand (conftest); a
 random layout of four regions of four cells (connected or not) keeps those whose
 regions hold each value once, extra regions (a diagonal, any listed cells) keep
 those they do not repeat a value in, and the givens keep the rest. Each engine, one
@@ -10,29 +10,15 @@ live engine for many layouts as a jigsaw dataset gives them, must count the same
 from __future__ import annotations
 
 import random
-from itertools import permutations
 
 import pytest
+from conftest import LATIN_4X4
 
 from cpsudoku.engines import create_backend, native_built
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 
-
-def _latin_squares() -> list[tuple[int, ...]]:
-    rows = list(permutations(range(1, 5)))
-    out = []
-    for a in rows:
-        for b in rows:
-            for c in rows:
-                for d in rows:
-                    cells = a + b + c + d
-                    if all(len({cells[r * 4 + k] for r in range(4)}) == 4 for k in range(4)):
-                        out.append(cells)
-    return out
-
-
-LATIN = _latin_squares()
+LATIN = LATIN_4X4
 
 ENGINES = [
     "sat",

@@ -4,9 +4,9 @@ engine against brute force on 4x4, the verifier, and the rules' checks."""
 from __future__ import annotations
 
 import random
-from itertools import permutations
 
 import pytest
+from conftest import GRIDS_4X4
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,27 +27,7 @@ ENGINES = [
 ]
 
 
-def _grids() -> list[tuple[int, ...]]:
-    """Every 4x4 Sudoku grid, by brute force over row permutations, checked by hand."""
-    rows = list(permutations(range(1, 5)))
-    out = []
-    for a in rows:
-        for b in rows:
-            for c in rows:
-                for d in rows:
-                    g = a + b + c + d
-                    cols = all(len({g[r * 4 + c] for r in range(4)}) == 4 for c in range(4))
-                    boxes = all(
-                        len({g[(br + dr) * 4 + bc + dc] for dr in (0, 1) for dc in (0, 1)}) == 4
-                        for br in (0, 2)
-                        for bc in (0, 2)
-                    )
-                    if cols and boxes:
-                        out.append(g)
-    return out
-
-
-GRIDS = _grids()
+GRIDS = GRIDS_4X4
 NEIGHBOURS = [(a, a + 1) for a in range(16) if a % 4 < 3] + [(a, a + 4) for a in range(12)]
 #: The values a dot of each kind allows, written out here, apart from the model.
 DOTS = {
