@@ -23,6 +23,7 @@ LATIN = LATIN_4X4
 ENGINES = [
     "sat",
     "sat:reduced",
+    "sat:seqcounter",  # regions written whole, with auxiliary variables
     "sat:glucose4",
     "cpsat",
     "cpsat:integer",

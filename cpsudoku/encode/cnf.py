@@ -145,39 +145,33 @@ def unit_clauses(
     at_most_one: str,
     top: int,
     out: list[Clause],
+    givens: Sequence[int],
     *,
     guard: int = 0,
-    givens: Sequence[int] | None = None,
 ) -> int:
-    """Append the clauses of ``units`` (regions, extra regions) to a grid's lines.
+    """Append one puzzle's clauses of ``units`` (regions, extra regions) to a grid's lines.
 
-    As :func:`encode_rules` writes a unit, but for a solver that holds the rows and
-    columns already (:func:`line_clauses`): pairwise, two cells of the unit that share
-    a row or a column need no clause of their own. With a ``guard``, every clause
-    starts with ``-guard``. Returns the new top (compact at-most-one encodings number
-    their variables from ``top + 1``).
-
-    ``givens`` (the puzzle's cell values, 0 for empty) narrows the clauses to one
-    puzzle whose givens the solver assumes: a clause those assumptions satisfy, or
-    that the lines' clauses then make hold (a value given in a cell's row or column),
-    is left out, and a value given in the unit becomes a unit clause for each other
-    cell that could still hold it. Only for pairwise at-most-one.
+    As :func:`encode_rules` writes a unit, but for a live solver that holds the rows
+    and columns already (:func:`line_clauses`) and assumes the puzzle's ``givens``
+    (cell values, 0 for empty). With pairwise at-most-one, the clauses are narrowed to
+    the puzzle: a clause those assumptions satisfy, or that the lines' clauses then
+    make hold (a value given in a cell's row or column), is left out; two cells that
+    share a row or a column need no clause of the unit's; a value given in the unit
+    becomes a unit clause for each other cell that could still hold it. A compact
+    at-most-one encoding writes each unit whole, its variables numbered from ``top +
+    1``. With a ``guard``, every clause starts with ``-guard``. Returns the new top.
     """
     lead = (-guard,) if guard else ()
-    if givens is not None and at_most_one == "pairwise":
+    if at_most_one == "pairwise":
         _unit_clauses_given(units, n, encoding, out, lead, givens)
         return top
-    amo = None if at_most_one == "pairwise" else _compact(at_most_one)
+    amo = _compact(at_most_one)
     for cells in units:
-        apart = [(i, j) for i, j in combinations(cells, 2) if i // n != j // n and i % n != j % n]
         for d in range(1, n + 1):
             lits = tuple(i * n + d for i in cells)
-            if amo is None:
-                out.extend((*lead, -(i * n + d), -(j * n + d)) for i, j in apart)
-            else:
-                written: list[Clause] = []
-                top = amo(lits, top, written)
-                out.extend((*lead, *clause) for clause in written)
+            written: list[Clause] = []
+            top = amo(lits, top, written)
+            out.extend((*lead, *clause) for clause in written)
             if encoding == "extended" and len(cells) == n:
                 out.append((*lead, *lits))
     return top
@@ -191,7 +185,7 @@ def _unit_clauses_given(
     lead: Clause,
     givens: Sequence[int],
 ) -> None:
-    """:func:`unit_clauses` narrowed by the givens (pairwise only)."""
+    """:func:`unit_clauses` with pairwise at-most-one, narrowed by the givens."""
     full = (1 << n) - 1
     rows, cols = [0] * n, [0] * n
     for i, v in enumerate(givens):

@@ -703,7 +703,7 @@ class _Incremental(_Engine):
             guard = self.new_selector()
             extra: list[Clause] = []
             top = unit_clauses(
-                regions, rules.n, r.encoding, r.at_most_one, r.top, extra, guard=guard, givens=cells
+                regions, rules.n, r.encoding, r.at_most_one, r.top, extra, cells, guard=guard
             )
             used = constraint_clauses(constraints, rules, top, extra, guard=guard) - r.top
             if used <= self.aux:
