@@ -396,10 +396,12 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         goto nomem;
     for (int u = 0; u < lay->nunits; u++) {
         const uint64_t *unit = lay->unit_bits + (size_t)u * words;
-        for (int i = 0; i < cells; i++)
-            if (HAS(unit, i))
+        for (int w = 0; w < words; w++)
+            for (uint64_t m = unit[w]; m; m &= m - 1) {
+                int i = w * 64 + __builtin_ctzll(m);
                 for (int k = 0; k < words; k++)
                     lay->peers[(size_t)i * words + k] |= unit[k];
+            }
     }
     for (int i = 0; i < cells; i++)
         lay->peers[(size_t)i * words + (i >> 6)] &= ~((uint64_t)1 << (i & 63));
@@ -415,18 +417,23 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
     for (int u = 0; u < lay->full_units; u++)
         SET(lay->all_units, u);
     for (int u = 0; u < lay->full_units; u++)
-        for (int i = 0; i < cells; i++)
-            if (HAS(lay->unit_bits + (size_t)u * words, i))
+        for (int w = 0; w < words; w++)
+            for (uint64_t m = lay->unit_bits[(size_t)u * words + w]; m; m &= m - 1) {
+                int i = w * 64 + __builtin_ctzll(m);
                 lay->cell_units[(size_t)i * UNIT_WORDS + (u >> 6)] |= (uint64_t)1 << (u & 63);
+            }
     /* Locked candidates: a full unit A and any other unit B sharing 2+ cells with it. */
     int cap = lay->full_units * (lay->nunits ? lay->nunits : 1);
     lay->pair_start = PyMem_Calloc((size_t)lay->full_units + 1, sizeof(int));
-    lay->pair_inter = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->pair_rest = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->triad_cells = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->triad_around = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->triad_a_out = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
-    lay->triad_b_out = PyMem_Calloc((size_t)(cap ? cap : 1) * words, sizeof(uint64_t));
+    /* Written below for the pairs and triads found, and only those are read: no need
+     * to zero them (the zeroing was most of a 9x9 layout's cost). */
+    size_t room = (size_t)(cap ? cap : 1) * words * sizeof(uint64_t);
+    lay->pair_inter = PyMem_Malloc(room);
+    lay->pair_rest = PyMem_Malloc(room);
+    lay->triad_cells = PyMem_Malloc(room);
+    lay->triad_around = PyMem_Malloc(room);
+    lay->triad_a_out = PyMem_Malloc(room);
+    lay->triad_b_out = PyMem_Malloc(room);
     if (!lay->pair_start || !lay->pair_inter || !lay->pair_rest || !lay->triad_cells ||
         !lay->triad_around || !lay->triad_a_out || !lay->triad_b_out)
         goto nomem;

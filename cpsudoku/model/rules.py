@@ -201,6 +201,15 @@ class Rules:
             return self
         return _intern(Rules(self.size, self.box, self.regions, self.extra))
 
+    def __hash__(self) -> int:
+        # Worked out once: every cache an engine keeps is keyed on the rules, and a
+        # jigsaw's regions or a killer's cages make the fields slow to hash each time.
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.size, self.box, self.regions, self.extra, self.constraints))
+            self.__dict__["_hash"] = found
+        return found
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Pickled whole (every region and constraint), as its defining fields only:
         # the units and peers derived from them are rebuilt once per process on
