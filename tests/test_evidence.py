@@ -362,6 +362,11 @@ def test_batch_witnesses_in_jsonl_and_parquet(tmp_path: Path) -> None:
     assert table.column_names[-2:] == ["solution2", "certificate"]
     assert table.column("solution2").to_pylist()[:3] == [r["solution2"] for r in rows[:3]]
     assert (folder / "_provenance.json").exists()
+    # Parquet's own file metadata says the same, and the folder still reads as one table.
+    meta = pq.read_schema(folder / "_common_metadata").metadata[b"cpsudoku.provenance"]
+    assert json.loads(meta) == json.loads((folder / "_provenance.json").read_text())
+    assert json.loads(meta)["input"]["sha256"]
+    assert pq.read_table(folder).num_rows == len(rows)
 
 
 def test_certificates_of_puzzles_with_marks_and_parity_are_checked(tmp_path: Path) -> None:

@@ -102,8 +102,16 @@ def _parts(path: str) -> dict[int, str]:
     return found
 
 
+#: The dataset files a run writes beside its parts (its provenance): a new run's own.
+_DATASET_FILES = frozenset({"_common_metadata", "_provenance.json"})
+
+
 def _is_ours(name: str) -> bool:
-    return bool(_PART.match(name)) or (name.startswith(".part-") and name.endswith(".tmp"))
+    return (
+        bool(_PART.match(name))
+        or (name.startswith(".part-") and name.endswith(".tmp"))
+        or name in _DATASET_FILES
+    )
 
 
 def parquet_resume_point(path: str) -> tuple[int, int, list[tuple[int, int]]]:

@@ -1,8 +1,10 @@
 """Provenance: how an output was made, as a JSON-ready dict.
 
 Every batch output and bench result carries one (a ``.meta.json`` sidecar beside a CSV
-or JSONL file, so the rows and ``--resume`` stay as they were; ``_provenance.json``
-inside a ``DIR.parquet`` folder; ``machine.json`` of a bench report): the cpsudoku
+or JSONL file, so the rows and ``--resume`` stay as they were; in a ``DIR.parquet``
+folder, Parquet's own file metadata: the dataset's ``_common_metadata`` file holds it
+under the key ``cpsudoku.provenance``, with ``_provenance.json`` beside it for readers
+without pyarrow; ``machine.json`` of a bench report): the cpsudoku
 version and git commit when known, the engine spec and parameters, the solver library
 versions, the machine, the input file's name, size and SHA-256, the start and end times
 and the command line.
@@ -149,10 +151,40 @@ def sidecar_path(output: str | Path) -> Path | None:
     return Path(text + SIDECAR_SUFFIX)
 
 
+#: The key of the provenance in a Parquet output's file metadata.
+PARQUET_KEY = "cpsudoku.provenance"
+
+
 def write_sidecar(output: str | Path, meta: Mapping[str, Any]) -> Path | None:
-    """Write ``meta`` as the output's provenance sidecar; return its path (None: stdout)."""
+    """Write ``meta`` as the output's provenance sidecar; return its path (None: stdout).
+
+    A ``DIR.parquet`` output gets it in Parquet's file metadata too
+    (:func:`write_parquet_metadata`).
+    """
     path = sidecar_path(output)
     if path is None or not path.parent.is_dir():
         return None
-    path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(meta, indent=2)
+    path.write_text(text + "\n", encoding="utf-8")
+    if path.name == PARQUET_SIDECAR:
+        write_parquet_metadata(path.parent, text)
     return path
+
+
+def write_parquet_metadata(folder: Path, text: str) -> None:
+    """Write the dataset's ``_common_metadata``: its schema, with the provenance.
+
+    ``_common_metadata`` is where Parquet datasets keep what holds for every part
+    (pyarrow, Spark and Dask read it; ``pyarrow.parquet.read_schema`` shows the key).
+    It is written once the run has ended, so it can say when; the parts themselves
+    are written by the workers as the run goes. The schema is the last part's (the
+    columns a run adds, such as ``canonical``, are in every part). No part, no file.
+    """
+    import pyarrow.parquet as pq
+
+    parts = sorted(folder.glob("part-*.parquet"))
+    if not parts:
+        return
+    schema = pq.read_schema(parts[-1])
+    metadata = {**(schema.metadata or {}), PARQUET_KEY.encode(): text.encode("utf-8")}
+    pq.write_metadata(schema.with_metadata(metadata), folder / "_common_metadata")
