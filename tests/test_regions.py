@@ -24,6 +24,7 @@ ENGINES = [
     "sat",
     "sat:reduced",
     "sat:seqcounter",  # regions written whole, with auxiliary variables
+    "sat:efficient",  # no "at least once" per region: a clash must still be seen
     "sat:glucose4",
     "cpsat",
     "cpsat:integer",
@@ -83,3 +84,19 @@ def test_one_engine_counts_many_jigsaws_as_brute_force(spec: str) -> None:
     assert 0 in counts
     assert 1 in counts
     assert max(counts) > 1
+
+
+@pytest.mark.parametrize("spec", ENGINES)
+def test_givens_that_clash_in_a_region_are_invalid(spec: str) -> None:
+    # Two 1s in region 1 (not in one row or column), and two 2s in a short extra region.
+    rules = Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 9, 12, 13], [10, 11, 14, 15]])
+    short = rules.with_extra(Region("region", (3, 12)))
+    with create_backend(spec) as engine:
+        for puzzle in (
+            Puzzle(rules, (1, 0, 0, 0, 0, 1, *[0] * 10)),
+            Puzzle(short, (0, 0, 0, 2, *[0] * 8, 2, 0, 0, 0)),
+        ):
+            result = engine.solve(puzzle)
+            assert result.status == "invalid", (spec, result)
+            assert result.error is not None
+            assert "appears twice" in result.error

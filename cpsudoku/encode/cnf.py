@@ -185,7 +185,11 @@ def _unit_clauses_given(
     lead: Clause,
     givens: Sequence[int],
 ) -> None:
-    """:func:`unit_clauses` with pairwise at-most-one, narrowed by the givens."""
+    """:func:`unit_clauses` with pairwise at-most-one, narrowed by the givens.
+
+    Two givens of one value in a unit write the clause ``lead`` alone: no solution
+    while the guard is assumed (without a guard, the empty clause).
+    """
     full = (1 << n) - 1
     rows, cols = [0] * n, [0] * n
     for i, v in enumerate(givens):
@@ -200,7 +204,10 @@ def _unit_clauses_given(
         holders: list[list[int]] = [[] for _ in range(n + 1)]  # value -> open cells
         for i in cells:
             if givens[i]:
-                placed |= 1 << (givens[i] - 1)
+                bit = 1 << (givens[i] - 1)
+                if placed & bit:  # two givens clash in the unit: no solution
+                    out.append(lead)
+                placed |= bit
                 continue
             m = left[i]
             while m:
