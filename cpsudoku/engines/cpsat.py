@@ -2,8 +2,9 @@
 
 Variant words (``cpsat:integer:exclude`` and so on):
 
-- model kind: ``boolean`` (default: one-hot cells, exactly-one per cell and per unit and
-  value) or ``integer`` (one variable per cell, AllDifferent per unit);
+- model kind: ``boolean`` (one-hot cells, exactly-one per cell and per unit and value,
+  killer cages as their digit sets) or ``integer`` (one variable per cell, AllDifferent
+  per unit); by default chosen per rule set (:meth:`CpSatBackend.kind_for`);
 - counting method: ``callback`` (default: one solve that enumerates solutions through a
   callback and stops it at the limit) or ``exclude`` (solve, then solve again with the
   found solutions forbidden, until the limit or infeasibility);
@@ -60,6 +61,7 @@ from cpsudoku.encode.cpsat import (
     rules_model,
     sample_model,
     set_domains,
+    write_boolean,
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.constraints import Cage
@@ -100,9 +102,9 @@ TUNED: Mapping[ModelKind, Mapping[str, bool | int]] = {
 }
 
 
-#: On top of the integer model's tuning for rules with sums: the LP relaxation of the
-#: linear sums pays there (killer sample: about 2x the tuned integer model, 6x the
-#: one-hot model; docs/design.md).
+#: On top of the tuning when the model holds linear sums (the integer model's cages,
+#: little killers, arrows, sandwiches): the LP relaxation pays there (killer sample,
+#: integer model: about 2x the tuned parameters; docs/design.md).
 SUMS: Mapping[str, int] = {"linearization_level": 1}
 
 #: Rule sets whose models a backend keeps (a killer dataset has rules per puzzle).
@@ -115,6 +117,20 @@ def _has_sums(rules: Rules) -> bool:
         isinstance(c, LinearSum | Sandwich) or (isinstance(c, Cage) and c.total is not None)
         for c in rules.constraints
     )
+
+
+def _has_repeat_sums(rules: Rules) -> bool:
+    """True when the rules hold a sum whose digits may repeat: a little killer, arrow, sandwich."""
+    return any(isinstance(c, LinearSum | Sandwich) for c in rules.constraints)
+
+
+def _linear(rules: Rules, kind: ModelKind) -> bool:
+    """True when the model of ``rules`` holds linear sums (the LP relaxation reads them).
+
+    The integer model writes every sum as one; the Boolean model writes a cage as its
+    digit sets (clauses), so only the sums with repeats stay linear there.
+    """
+    return _has_sums(rules) if kind == "integer" else _has_repeat_sums(rules)
 
 
 #: Set for every solve, the sample's included: they change no search, only behaviour.
@@ -257,13 +273,15 @@ class CpSatBackend(Backend):
     def kind_for(self, rules: Rules) -> ModelKind:
         """The model kind for ``rules``: the one asked for, else chosen by the rules.
 
-        Rules with sums (killer cages, little killers, arrows, sandwiches) get the
-        integer model, whose linear constraints CP-SAT's LP relaxation reads well
-        (docs/design.md has the measurements); every other rule set the one-hot model.
+        Rules with sums whose digits may repeat (little killers, arrows, sandwiches) get
+        the integer model, whose linear constraints CP-SAT's LP relaxation reads well;
+        every other rule set the one-hot model, killer cages included: written as their
+        digit sets they need no LP, and the model is written fast enough to build per
+        puzzle (killer sample: about 2.5x the integer model; docs/design.md).
         """
         if self.asked is not None:
             return self.asked
-        return "integer" if _has_sums(rules) else "boolean"
+        return "integer" if _has_repeat_sums(rules) else "boolean"
 
     def close(self) -> None:
         """Drop the cached rules."""
@@ -273,9 +291,15 @@ class CpSatBackend(Backend):
         """The rules' model, cached; the oldest goes past :data:`KEPT_MODELS` rule sets."""
         proto = self._rules.get((rules, kind))
         if proto is None:
+            spare = None
             if len(self._rules) >= KEPT_MODELS:  # a killer dataset: rules per puzzle
-                del self._rules[next(iter(self._rules))]
-            proto = self._rules[rules, kind] = rules_model(rules, kind).proto
+                spare = self._rules.pop(next(iter(self._rules)))
+            if kind == "boolean":  # written into the spare proto: its storage is reused
+                proto = spare or cmh.CpModelProto()
+                write_boolean(proto, rules)
+            else:
+                proto = rules_model(rules, kind).proto
+            self._rules[rules, kind] = proto
         return proto
 
     def _workers(self, rules: Rules) -> int:
@@ -286,7 +310,8 @@ class CpSatBackend(Backend):
         self, enumerate_all: bool, workers: int, time_limit: float | None, g: Rules
     ) -> cmh.SatParameters:
         """The tuned parameters for one solve (cached per setting, model kind and sums)."""
-        kind, sums = self.kind_for(g), _has_sums(g)
+        kind = self.kind_for(g)
+        sums = _linear(g, kind)
         params = self._params.get((enumerate_all, workers, kind, sums))
         if params is None:
             params = cmh.SatParameters()
