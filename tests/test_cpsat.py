@@ -179,8 +179,31 @@ def test_rules_are_left_untouched() -> None:
     backend = create_backend("cpsat")
     puzzle = parse(read_lines("top95.txt")[0])
     backend.solve(puzzle)
+    backend.solve(puzzle)  # rules met twice keep their model
     proto = backend._rules[puzzle.rules, backend.kind_for(puzzle.rules)]
     assert str(proto) == str(rules_model(puzzle.rules, "boolean").proto)
+
+
+def test_models_kept_scratched_and_dropped_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rules met once are written into one scratch proto, rules met again get a proto
+    # of their own, the oldest dropped and its storage reused: interleave rule sets,
+    # more than are kept, and check every answer against the oracle.
+    monkeypatch.setattr("cpsudoku.engines.cpsat.KEPT_MODELS", 2)
+    rng = random.Random(3)
+    rule_sets = []
+    while len(rule_sets) < 4:
+        grid = rng.choice(GRIDS_4X4)
+        cages = [_random_rule(rng, grid) for _ in range(2)]
+        try:
+            rule_sets.append(Rules.from_spec({"size": 4, "box": "2x2", "constraints": cages}))
+        except RulesError:
+            continue
+    oracle = create_backend(ORACLE)
+    with create_backend("cpsat:boolean") as backend:
+        for k in [0, 1, 0, 2, 3, 1, 0, 2, 2, 3, 0, 1]:
+            puzzle = Puzzle(rule_sets[k], (0,) * 16)
+            assert backend.count(puzzle, limit=300).count == oracle.count(puzzle, limit=300).count
+        assert len(backend._rules) <= 2
 
 
 def test_variant_words() -> None:

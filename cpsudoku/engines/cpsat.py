@@ -21,10 +21,11 @@ Variant words (``cpsat:integer:exclude`` and so on):
 
 Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
-is the per-solve overhead: building or copying the model, presolve, probing. The rules
-are built once per set of rules and kept as one model proto; a puzzle only adds its givens
+is the per-solve overhead: building or copying the model, presolve, probing. Rules met
+more than once are built once and kept as one model proto; a puzzle only adds its givens
 (narrowed domains, or assumptions when the Boolean model enumerates) and takes them off
-again afterwards: no model building, no copy.
+again afterwards: no model building, no copy. Rules of their own per puzzle (a killer
+or jigsaw dataset) are written into one scratch proto, puzzle after puzzle.
 The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
 detection, inprocessing and the LP relaxation are all off (:data:`TUNED`). Enumerating
 with a callback beat a second, excluding solve: the second solve repeats the whole
@@ -107,7 +108,8 @@ TUNED: Mapping[ModelKind, Mapping[str, bool | int]] = {
 #: integer model: about 2x the tuned parameters; docs/design.md).
 SUMS: Mapping[str, int] = {"linearization_level": 1}
 
-#: Rule sets whose models a backend keeps (a killer dataset has rules per puzzle).
+#: Rule sets met more than once whose models a backend keeps, and rule sets met once
+#: that it remembers (a killer dataset has rules per puzzle).
 KEPT_MODELS = 64
 
 
@@ -233,7 +235,12 @@ class CpSatBackend(Backend):
             "exclude" if "exclude" in words else "callback"
         )
         self.parallel = "parallel" in words
+        #: The models of rule sets met more than once; :data:`KEPT_MODELS` at most.
         self._rules: dict[tuple[Rules, ModelKind], cmh.CpModelProto] = {}
+        #: The rule sets met once (the last :data:`KEPT_MODELS`), and the proto their
+        #: Boolean models are written into, one after the other.
+        self._met: dict[tuple[Rules, ModelKind], None] = {}
+        self._scratch = cmh.CpModelProto()
         self._params: dict[tuple[bool, int, ModelKind, bool], cmh.SatParameters] = {}
 
     @property
@@ -286,20 +293,40 @@ class CpSatBackend(Backend):
     def close(self) -> None:
         """Drop the cached rules."""
         self._rules.clear()
+        self._met.clear()
 
     def _rules_for(self, rules: Rules, kind: ModelKind) -> cmh.CpModelProto:
-        """The rules' model, cached; the oldest goes past :data:`KEPT_MODELS` rule sets."""
-        proto = self._rules.get((rules, kind))
-        if proto is None:
-            spare = None
-            if len(self._rules) >= KEPT_MODELS:  # a killer dataset: rules per puzzle
-                spare = self._rules.pop(next(iter(self._rules)))
-            if kind == "boolean":  # written into the spare proto: its storage is reused
-                proto = spare or cmh.CpModelProto()
-                write_boolean(proto, rules)
-            else:
-                proto = rules_model(rules, kind).proto
-            self._rules[rules, kind] = proto
+        """The rules' model: kept from the second time they are met.
+
+        A killer or jigsaw dataset has rules of its own per puzzle: such a model is
+        used once, so it is written into one scratch proto, puzzle after puzzle (a
+        proto that held a model takes a copy in about 20 us, a new one in 80 us for
+        9x9). Rules met again (a classic dataset) get a proto of their own, the oldest
+        dropped past :data:`KEPT_MODELS` rule sets, its storage reused.
+        """
+        key = (rules, kind)
+        proto = self._rules.get(key)
+        if proto is not None:
+            return proto
+        again = key in self._met
+        if not again:
+            if len(self._met) >= KEPT_MODELS:
+                del self._met[next(iter(self._met))]
+            self._met[key] = None
+        if kind == "integer":
+            proto = rules_model(rules, kind).proto
+        elif not again:
+            proto = self._scratch
+        elif len(self._rules) >= KEPT_MODELS:
+            proto = self._rules.pop(next(iter(self._rules)))
+        else:
+            proto = cmh.CpModelProto()
+        if kind == "boolean":
+            write_boolean(proto, rules)
+        if again:
+            if len(self._rules) >= KEPT_MODELS:
+                del self._rules[next(iter(self._rules))]
+            self._rules[key] = proto
         return proto
 
     def _workers(self, rules: Rules) -> int:
