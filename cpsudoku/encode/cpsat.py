@@ -6,16 +6,19 @@ Two model kinds, both built from ``rules.unit_cells`` (the rules are data):
   ``add_all_different`` per unit. The textbook model; CP-SAT's presolve turns
   ``AllDifferent`` over small domains into Boolean clauses itself.
 - ``"boolean"``: one Boolean per (cell, value), "cell ``i`` holds ``d``" (one-hot), with
-  ``add_exactly_one`` per cell and per (unit, value). The same clauses a SAT encoding
-  has, handed to CP-SAT directly, so its presolve has nothing left to expand.
+  an exactly-one per cell and per (unit, value). The same clauses a SAT encoding has,
+  handed to CP-SAT directly, so its presolve has nothing left to expand. A killer
+  cage is its digit sets, as exactly-ones too (:func:`_add_cage`). It is written
+  straight into the proto (:func:`write_boolean`), not through the ``CpModel`` API,
+  which costs more than the solve for a puzzle with rules of its own.
 
 Variable layout (fixed, so decoding needs no lookup table): in the integer model
 variable ``i`` is cell ``i``; in the Boolean model variable ``i*n + d - 1`` is
-"cell ``i`` holds ``d``".
+"cell ``i`` holds ``d``" (a cage's set selectors come after the cells).
 
 Givens are not constraints. In a self-contained model (:func:`build_model`, the export)
 they are fixed domains: ``x_i in [v, v]``, or ``y_(i,v) in [1, 1]``. That is also what
-makes the rules reusable: a backend builds :func:`rules_model` once per set of rules and,
+makes the rules reusable: a backend builds the rules' model once per set of rules and,
 per puzzle, narrows the givens' domains in place with :func:`set_domains`
 (:func:`given_domains`), then widens them back (:func:`free_domains`). In the Boolean
 model a given can instead be an *assumption* (:func:`given_literals`): one list set on
@@ -30,10 +33,13 @@ four per given. Nothing else in the model depends on the puzzle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from cpsudoku.model.constraints import Cage, CellValues, PairRule, Renban
 from cpsudoku.model.implied import implied_cages
@@ -77,53 +83,285 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
             model.add_all_different([cells[i] for i in cage.cells])
             _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
         _add_pair_rules_int(model, cells, rules)
-        _add_sums(model, cells, rules, None)
+        _add_sums(model, cells, rules)
     elif kind == "boolean":
-        holds = [
-            model.new_bool_var(f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}" if named else "")
-            for k in range(rules.cells * n)
-        ]
-        for i in range(rules.cells):
-            model.add_exactly_one(holds[i * n : (i + 1) * n])
-        for unit in rules.unit_cells:
-            # A unit of n cells holds each value once; a shorter one (an extra region)
-            # only never twice.
-            add = model.add_exactly_one if len(unit) == n else model.add_at_most_one
-            for d in range(n):
-                add([holds[i * n + d] for i in unit])
-        for cage in (*_cages(rules), *implied_cages(rules)):
-            for d in range(n):
-                model.add_at_most_one([holds[i * n + d] for i in cage.cells])
-            if isinstance(cage, Renban):  # one run chosen; each digit of it in the line
-                runs = [model.new_bool_var("") for _ in cage.combinations(n)]
-                model.add_exactly_one(runs)
-                for run, digits in zip(runs, cage.combinations(n), strict=True):
-                    for d in digits:
-                        model.add_bool_or(
-                            [holds[i * n + d - 1] for i in cage.cells]
-                        ).only_enforce_if(run)
-            elif cage.total is not None:
-                model.add(
-                    sum((d + 1) * holds[i * n + d] for i in cage.cells for d in range(n))
-                    == cage.total
-                )
-        for values in rules.constraints:
-            if isinstance(values, CellValues):
-                for i, mask in values.masks():
-                    for d in range(n):
-                        if not mask >> d & 1:
-                            model.add(holds[i * n + d] == 0)
-        for rule in _pair_rules(rules):
-            clashes = rule.clashes(n)
-            for i, j in rule.pairs:
-                for a, b in clashes:
-                    model.add_bool_or([holds[i * n + a - 1].Not(), holds[j * n + b - 1].Not()])
-        if any(isinstance(c, LinearSum | Sandwich) for c in rules.constraints):
-            exprs = [sum((d + 1) * holds[i * n + d] for d in range(n)) for i in range(rules.cells)]
-            _add_sums(model, exprs, rules, holds)
+        write_boolean(model.proto, rules, named=named)
     else:
         raise ValueError(f"unknown CP-SAT model kind {kind!r}; choose from: {', '.join(KINDS)}")
     return model
+
+
+# ---- the Boolean model, written into the proto -----------------------------------------
+#
+# Through the ``CpModel`` API a constraint costs about 5 us of Python (a killer puzzle:
+# 4-8 ms, more than its solve), and a new ``CpModel`` alone about 180 us. Here the
+# model is written into the proto itself: a cached base copied in (into a proto that
+# held a model before: about 20 us for 9x9, its storage reused), each further
+# constraint added with its literals in one call (about 1 us), and new variables
+# merged in from a cached proto holding that many (about 2 us for all of them).
+# Measured alternative: protobuf text merged in one call parses at about 1 us per
+# constraint, but writing the text costs as much again.
+
+
+def write_boolean(proto: cmh.CpModelProto, rules: Rules, *, named: bool = False) -> None:
+    """Make ``proto`` the Boolean model of ``rules`` (whatever it held before).
+
+    Used by :func:`rules_model` and by the backend, which writes each new rule set
+    into a proto it used before.
+    """
+    units = rules.units_only
+    base = _BASES.get(units, named)
+    if base is not None:
+        proto.copy_from(base)
+    else:
+        proto.copy_from(_grid_base(rules.n, named))
+        _add_units(proto, rules)
+        _BASES.offer(units, named, proto)
+    if rules.constraints:
+        _add_constraints(proto, rules)
+
+
+@lru_cache(maxsize=8)
+def _grid_base(n: int, named: bool) -> cmh.CpModelProto:
+    """The start of every Boolean model of side ``n``.
+
+    Its variables, exactly one value per cell, each value once per row and per column.
+    Never handed out: copied.
+    """
+    proto = cmh.CpModelProto()
+    add_variable = proto.variables.add
+    for k in range(n**3):
+        variable = add_variable()
+        if named:
+            variable.name = f"r{k // n // n + 1}c{k // n % n + 1}d{k % n + 1}"
+        variable.domain.extend((0, 1))
+    add = proto.constraints.add
+    for i in range(n * n):
+        add().exactly_one.literals.extend(range(i * n, i * n + n))
+    for r in range(n):
+        for d in range(n):
+            add().exactly_one.literals.extend(range(r * n * n + d, (r + 1) * n * n, n))
+    for c in range(n):
+        for d in range(n):
+            add().exactly_one.literals.extend(range(c * n + d, n**3, n * n))
+    return proto
+
+
+@lru_cache(maxsize=256)
+def _booleans(count: int) -> cmh.CpModelProto:
+    """A proto holding only ``count`` Boolean variables, to merge into a model."""
+    proto = cmh.CpModelProto()
+    for _ in range(count):
+        proto.variables.add().domain.extend((0, 1))
+    return proto
+
+
+class _Bases:
+    """The Boolean models of unit sets (rules without their other constraints) met twice.
+
+    A few are kept, the oldest dropped. A killer dataset's grid is then copied whole;
+    a jigsaw layout met once is written and costs no copy that would not be used
+    again. Shared by every engine of the process, hence the lock.
+    """
+
+    KEPT = 16
+
+    def __init__(self) -> None:
+        self.protos: dict[tuple[Rules, bool], cmh.CpModelProto] = {}
+        self.seen: dict[tuple[Rules, bool], None] = {}
+        self.lock = threading.Lock()
+
+    def get(self, units: Rules, named: bool) -> cmh.CpModelProto | None:
+        """The kept model of ``units``, or None. Never handed out: copied from."""
+        return self.protos.get((units, named))
+
+    def offer(self, units: Rules, named: bool, proto: cmh.CpModelProto) -> None:
+        """Keep a copy of ``proto``, the model of ``units``, the second time it is made."""
+        key = (units, named)
+        with self.lock:
+            if key not in self.seen:
+                if len(self.seen) >= self.KEPT:
+                    del self.seen[next(iter(self.seen))]
+                self.seen[key] = None
+                return
+            kept = cmh.CpModelProto()
+            kept.copy_from(proto)
+            if len(self.protos) >= self.KEPT:
+                del self.protos[next(iter(self.protos))]
+            self.protos[key] = kept
+
+
+_BASES = _Bases()
+
+
+def _add_units(proto: cmh.CpModelProto, rules: Rules) -> None:
+    """Each value once per unit other than the rows and columns (the grid base's).
+
+    At most once in a unit shorter than n (an extra region).
+    """
+    n = rules.n
+    add = proto.constraints.add
+    for unit in rules.units:
+        if unit.kind in ("row", "column"):
+            continue
+        full = len(unit.cells) == n
+        for d in range(n):
+            literals = [i * n + d for i in unit.cells]
+            (add().exactly_one if full else add().at_most_one).literals.extend(literals)
+
+
+def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
+    """The rules' other constraints (and the implied cages) on the one-hot cells.
+
+    Literals a rule fixes (a value taken from a cell, a one-cell cage's digit) are
+    collected and fixed by one ``bool_and``; not by domains, which the backend sets
+    and resets for the givens.
+    """
+    n = rules.n
+    add = proto.constraints.add
+    fixed: list[int] = []
+    first = count = len(proto.variables)
+    for cage in (*_cages(rules), *implied_cages(rules)):
+        count = _add_cage(add, fixed, cage, n, count)
+    if count > first:
+        proto.merge_from(_booleans(count - first))
+    for rule in rules.constraints:
+        if isinstance(rule, CellValues):
+            for i, mask in rule.masks():
+                fixed.extend(-i * n - d - 1 for d in range(n) if not mask >> d & 1)
+        elif isinstance(rule, PairRule):
+            clashes = rule.clashes(n)
+            for i, j in rule.pairs:
+                for a, b in clashes:  # not (i holds a and j holds b)
+                    add().bool_or.literals.extend((-i * n - a, -j * n - b))
+        elif isinstance(rule, LinearSum | Sandwich):
+            _add_sum_boolean(add, rule, n)
+    if fixed:
+        add().bool_and.literals.extend(fixed)
+
+
+def _add_cage(add: Callable[[], Any], fixed: list[int], cage: Cage, n: int, count: int) -> int:
+    """One cage (or renban) on the one-hot cells; returns the next free variable.
+
+    A cage with no sum only keeps its digits apart (at most one cell per digit); a
+    one-cell cage fixes its digit (``fixed``). A two-cell cage with sum s says, per
+    digit d, "the first cell holds d exactly when the second holds s - d": one
+    exactly-one of "first holds d" and "second does not hold s - d", which keeps the
+    two cells' candidates matched pair by pair (the digit sets below do not: killer
+    sample, 14 conflicts a puzzle instead of 35, and a fifth less solve time).
+
+    Any other cage, with digit sets S1..Sk (its sum's sets, a renban's runs), gets for
+    k > 1 a selector per set (variables from ``count``) and exactly one of them; then
+    per digit d, exactly one of: the cage's cells holding d, and the selectors of the
+    sets without d. So the chosen set's digits are each in the cage once and no other
+    digit is: the digits differ and make the sum. A digit in every set needs no
+    selector; one in no set leaves the cage's cells (``fixed`` false). This is the
+    linear equality "cells holding d = chosen sets holding d" written as an
+    exactly-one (the selectors add up to one), which CP-SAT loads as clauses: as
+    linear constraints they cost about 2.4 us each to load (killer sample: 1.5 ms a
+    solve, 1.2 ms as exactly-ones).
+    """
+    bases = [i * n for i in cage.cells]
+    if not cage.restricts:
+        for d in range(n):
+            add().at_most_one.literals.extend([b + d for b in bases])
+        return count
+    if len(bases) == 2 and type(cage) is Cage and cage.total is not None:
+        a, b = bases
+        pairs, outs = _pair_plan(cage.total, n)
+        for d, e in pairs:
+            add().exactly_one.literals.extend((a + d, -b - e - 1))
+        for d in outs:
+            fixed.extend((-a - d - 1, -b - d - 1))
+        return count
+    sets, rows, outs = _cage_plan(cage.kind, len(bases), cage.total, n)
+    for d in outs:
+        fixed.extend([-b - d - 1 for b in bases])
+    if len(bases) == 1 and sets == 1:
+        fixed.append(bases[0] + rows[0][0])
+        return count
+    if sets > 1:
+        add().exactly_one.literals.extend(range(count, count + sets))
+    for d, without in rows:
+        literals = [b + d for b in bases]
+        literals.extend([count + j for j in without])
+        add().exactly_one.literals.extend(literals)
+    return count + sets if sets > 1 else count
+
+
+@lru_cache(maxsize=256)
+def _pair_plan(total: int, n: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """A two-cell cage's digit pairs, and the digits in no pair (all 0-based).
+
+    A pair is (d, total - d) where both are digits 1..n and they differ.
+    """
+    pairs = tuple((d - 1, total - d - 1) for d in range(1, n + 1) if 1 <= total - d <= n)
+    pairs = tuple((d, e) for d, e in pairs if d != e)
+    return pairs, tuple(sorted(set(range(n)) - {d for d, _ in pairs}))
+
+
+#: The cages by kind: what :func:`_cage_plan` makes the digit sets of.
+_CAGE_KINDS: dict[str, type[Cage]] = {Cage.kind: Cage, Renban.kind: Renban}
+
+
+@lru_cache(maxsize=4096)
+def _cage_plan(
+    kind: str, size: int, total: int | None, n: int
+) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]:
+    """What a cage's digit sets make (they depend on its kind, size and sum only).
+
+    Returns the number of sets; per digit (0-based) some set holds, that digit and the
+    sets (by number) without it; and the digits no set holds.
+
+    Raises:
+        ValueError: a kind of cage this model has no form of.
+    """
+    if kind not in _CAGE_KINDS:
+        raise ValueError(f"the CP-SAT models have no form of {kind} constraints")
+    sets = _CAGE_KINDS[kind](tuple(range(size)), total).combinations(n)
+    rows = []
+    outs = []
+    for d in range(n):
+        without = tuple(k for k, digits in enumerate(sets) if d + 1 not in digits)
+        if len(without) < len(sets):
+            rows.append((d, without if len(sets) > 1 else ()))
+        else:
+            outs.append(d)
+    return len(sets), tuple(rows), tuple(outs)
+
+
+def _add_sum_boolean(add: Callable[[], Any], rule: LinearSum | Sandwich, n: int) -> None:
+    """A sum with repeats (little killer, arrow) or a sandwich, over the one-hot cells.
+
+    A cell's value is ``sum(d * holds(cell, d))``. A sandwich has, for each placement of
+    its 1 and n, the sum of the cells between enforced by the two literals "cell holds
+    1" and "cell holds n"; neighbours (nothing between) only for a sum of 0.
+    """
+
+    def linear(weights: Iterable[tuple[int, int]], target: int, when: Sequence[int] = ()) -> None:
+        terms: dict[int, int] = {}
+        for i, w in weights:
+            for d in range(n):
+                terms[i * n + d] = terms.get(i * n + d, 0) + w * (d + 1)
+        constraint = add()
+        constraint.enforcement_literal.extend(when)
+        sum_ = constraint.linear
+        sum_.vars.extend([k for k, c in terms.items() if c])
+        sum_.coeffs.extend([c for c in terms.values() if c])
+        sum_.domain.extend((target, target))
+
+    if isinstance(rule, LinearSum):
+        linear(rule.terms, rule.target)
+        return
+    cells = rule.cells
+    for p in range(n):
+        for q in range(p + 1, n):
+            for a, b in ((1, n), (n, 1)):
+                ends = (cells[p] * n + a - 1, cells[q] * n + b - 1)
+                if q > p + 1:
+                    linear(((i, 1) for i in cells[p + 1 : q]), rule.total, ends)
+                elif rule.total:  # neighbours: nothing between, a sum of 0
+                    add().bool_or.literals.extend((-ends[0] - 1, -ends[1] - 1))
 
 
 def _cages(rules: Rules) -> list[Cage]:
@@ -149,46 +387,38 @@ def _add_digit_sets_int(
         model.add(sum(cells) == cage.total)
 
 
-def _add_sums(
-    model: cp_model.CpModel,
-    values: Sequence[Any],
-    rules: Rules,
-    holds: Sequence[cp_model.IntVar] | None,
-) -> None:
-    """Sums with repeats (little killers, arrows) and sandwiches, on either model.
+def _add_sums(model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], rules: Rules) -> None:
+    """Sums with repeats (little killers, arrows) and sandwiches, on the integer cells.
 
-    ``values[i]`` is cell ``i``'s value as a linear expression (the integer variable,
-    or the one-hot sum). A sandwich has, for each placement of its 1 and n, the sum of
-    the cells between enforced by that placement: the literals "cell holds 1" and
-    "cell holds n" are the one-hot variables, or made for the integer model.
+    A sandwich has, for each placement of its 1 and n, the sum of the cells between
+    enforced by that placement: two literals "cell holds 1" and "cell holds n", each
+    made once and tied to its cell.
     """
     n = rules.n
     flags: dict[tuple[int, int], Any] = {}
 
     def holds_value(i: int, v: int) -> Any:
-        if holds is not None:
-            return holds[i * n + v - 1]
         if (i, v) not in flags:
             flag = model.new_bool_var("")
-            model.add(values[i] == v).only_enforce_if(flag)
-            model.add(values[i] != v).only_enforce_if(flag.Not())
+            model.add(cells[i] == v).only_enforce_if(flag)
+            model.add(cells[i] != v).only_enforce_if(flag.Not())
             flags[i, v] = flag
         return flags[i, v]
 
     for rule in rules.constraints:
         if isinstance(rule, LinearSum):
-            model.add(sum(w * values[i] for i, w in rule.terms) == rule.target)
+            model.add(sum(w * cells[i] for i, w in rule.terms) == rule.target)
         elif isinstance(rule, Sandwich):
-            cells = rule.cells
+            line = rule.cells
             for p in range(n):
                 for q in range(p + 1, n):
                     for a, b in ((1, n), (n, 1)):
-                        ends = [holds_value(cells[p], a), holds_value(cells[q], b)]
+                        ends = [holds_value(line[p], a), holds_value(line[q], b)]
                         if q == p + 1:  # neighbours: nothing between, a sum of 0
                             if rule.total:
                                 model.add_bool_or([e.Not() for e in ends])
                             continue
-                        between = sum(values[i] for i in cells[p + 1 : q])
+                        between = sum(cells[i] for i in line[p + 1 : q])
                         model.add(between == rule.total).only_enforce_if(ends)
 
 
@@ -282,7 +512,7 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
         model.add_all_different([cells[i] for i in cage.cells])
         _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
     _add_pair_rules_int(model, cells, g)
-    _add_sums(model, cells, g, None)  # little killers, arrows, sandwiches: as in rules_model
+    _add_sums(model, cells, g)  # little killers, arrows, sandwiches: as in rules_model
     for i, v in enumerate(puzzle.cells):
         if v:
             model.add(cells[i] == v)

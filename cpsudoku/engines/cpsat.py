@@ -2,8 +2,9 @@
 
 Variant words (``cpsat:integer:exclude`` and so on):
 
-- model kind: ``boolean`` (default: one-hot cells, exactly-one per cell and per unit and
-  value) or ``integer`` (one variable per cell, AllDifferent per unit);
+- model kind: ``boolean`` (one-hot cells, exactly-one per cell and per unit and value,
+  killer cages as their digit sets) or ``integer`` (one variable per cell, AllDifferent
+  per unit); by default chosen per rule set (:meth:`CpSatBackend.kind_for`);
 - counting method: ``callback`` (default: one solve that enumerates solutions through a
   callback and stops it at the limit) or ``exclude`` (solve, then solve again with the
   found solutions forbidden, until the limit or infeasibility);
@@ -20,10 +21,11 @@ Variant words (``cpsat:integer:exclude`` and so on):
 
 Why these defaults (measured with ``benchmarks/cpsat_speed.py``; docs/design.md has
 the figures): CP-SAT keeps no state between solves, so what differs between approaches
-is the per-solve overhead: building or copying the model, presolve, probing. The rules
-are built once per set of rules and kept as one model proto; a puzzle only adds its givens
+is the per-solve overhead: building or copying the model, presolve, probing. Rules met
+more than once are built once and kept as one model proto; a puzzle only adds its givens
 (narrowed domains, or assumptions when the Boolean model enumerates) and takes them off
-again afterwards: no model building, no copy.
+again afterwards: no model building, no copy. Rules of their own per puzzle (a killer
+or jigsaw dataset) are written into one scratch proto, puzzle after puzzle.
 The one-hot model needs no presolve to propagate well, so presolve, probing, symmetry
 detection, inprocessing and the LP relaxation are all off (:data:`TUNED`). Enumerating
 with a callback beat a second, excluding solve: the second solve repeats the whole
@@ -60,6 +62,7 @@ from cpsudoku.encode.cpsat import (
     rules_model,
     sample_model,
     set_domains,
+    write_boolean,
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
 from cpsudoku.model.constraints import Cage
@@ -79,12 +82,16 @@ TUNED: Mapping[ModelKind, Mapping[str, bool | int]] = {
     # One-hot model: the clauses are already there, so every presolve and root-level
     # pass only costs time. Without presolve, root probing and inprocessing are the
     # remaining fixed costs; the LP relaxation and symmetry detection never pay off.
+    # Nor does the loader's search of the clauses for integer bounds ("greater than at
+    # least one of"): there are no integers (killer sample 6% less solve time, classic
+    # puzzles 2-5%).
     "boolean": {
         "cp_model_presolve": False,
         "cp_model_probing_level": 0,
         "use_sat_inprocessing": False,
         "linearization_level": 0,
         "symmetry_level": 0,
+        "auto_detect_greater_than_at_least_one_of": False,
     },
     # AllDifferent model: one short presolve pass is needed to expand AllDifferent into
     # clauses (without presolve it is 30% slower on 17-clue puzzles); its expensive parts
@@ -100,12 +107,13 @@ TUNED: Mapping[ModelKind, Mapping[str, bool | int]] = {
 }
 
 
-#: On top of the integer model's tuning for rules with sums: the LP relaxation of the
-#: linear sums pays there (killer sample: about 2x the tuned integer model, 6x the
-#: one-hot model; docs/design.md).
+#: On top of the tuning when the model holds linear sums (the integer model's cages,
+#: little killers, arrows, sandwiches): the LP relaxation pays there (killer sample,
+#: integer model: about 2x the tuned parameters; docs/design.md).
 SUMS: Mapping[str, int] = {"linearization_level": 1}
 
-#: Rule sets whose models a backend keeps (a killer dataset has rules per puzzle).
+#: Rule sets met more than once whose models a backend keeps, and rule sets met once
+#: that it remembers (a killer dataset has rules per puzzle).
 KEPT_MODELS = 64
 
 
@@ -115,6 +123,20 @@ def _has_sums(rules: Rules) -> bool:
         isinstance(c, LinearSum | Sandwich) or (isinstance(c, Cage) and c.total is not None)
         for c in rules.constraints
     )
+
+
+def _has_repeat_sums(rules: Rules) -> bool:
+    """True when the rules hold a sum whose digits may repeat: a little killer, arrow, sandwich."""
+    return any(isinstance(c, LinearSum | Sandwich) for c in rules.constraints)
+
+
+def _linear(rules: Rules, kind: ModelKind) -> bool:
+    """True when the model of ``rules`` holds linear sums (the LP relaxation reads them).
+
+    The integer model writes every sum as one; the Boolean model writes a cage as its
+    digit sets (clauses), so only the sums with repeats stay linear there.
+    """
+    return _has_sums(rules) if kind == "integer" else _has_repeat_sums(rules)
 
 
 #: Set for every solve, the sample's included: they change no search, only behaviour.
@@ -217,7 +239,12 @@ class CpSatBackend(Backend):
             "exclude" if "exclude" in words else "callback"
         )
         self.parallel = "parallel" in words
+        #: The models of rule sets met more than once; :data:`KEPT_MODELS` at most.
         self._rules: dict[tuple[Rules, ModelKind], cmh.CpModelProto] = {}
+        #: The rule sets met once (the last :data:`KEPT_MODELS`), and the proto their
+        #: Boolean models are written into, one after the other.
+        self._met: dict[tuple[Rules, ModelKind], None] = {}
+        self._scratch = cmh.CpModelProto()
         self._params: dict[tuple[bool, int, ModelKind, bool], cmh.SatParameters] = {}
 
     @property
@@ -257,25 +284,53 @@ class CpSatBackend(Backend):
     def kind_for(self, rules: Rules) -> ModelKind:
         """The model kind for ``rules``: the one asked for, else chosen by the rules.
 
-        Rules with sums (killer cages, little killers, arrows, sandwiches) get the
-        integer model, whose linear constraints CP-SAT's LP relaxation reads well
-        (docs/design.md has the measurements); every other rule set the one-hot model.
+        Rules with sums whose digits may repeat (little killers, arrows, sandwiches) get
+        the integer model, whose linear constraints CP-SAT's LP relaxation reads well;
+        every other rule set the one-hot model, killer cages included: written as their
+        digit sets they need no LP, and the model is written fast enough to build per
+        puzzle (killer sample: about 2.5x the integer model; docs/design.md).
         """
         if self.asked is not None:
             return self.asked
-        return "integer" if _has_sums(rules) else "boolean"
+        return "integer" if _has_repeat_sums(rules) else "boolean"
 
     def close(self) -> None:
         """Drop the cached rules."""
         self._rules.clear()
+        self._met.clear()
 
     def _rules_for(self, rules: Rules, kind: ModelKind) -> cmh.CpModelProto:
-        """The rules' model, cached; the oldest goes past :data:`KEPT_MODELS` rule sets."""
-        proto = self._rules.get((rules, kind))
-        if proto is None:
-            if len(self._rules) >= KEPT_MODELS:  # a killer dataset: rules per puzzle
+        """The rules' model: kept from the second time they are met.
+
+        A killer or jigsaw dataset has rules of its own per puzzle: such a model is
+        used once, so it is written into one scratch proto, puzzle after puzzle (a
+        proto that held a model takes a copy in about 20 us, a new one in 80 us for
+        9x9). Rules met again (a classic dataset) get a proto of their own, the oldest
+        dropped past :data:`KEPT_MODELS` rule sets, its storage reused.
+        """
+        key = (rules, kind)
+        proto = self._rules.get(key)
+        if proto is not None:
+            return proto
+        again = key in self._met
+        if not again:
+            if len(self._met) >= KEPT_MODELS:
+                del self._met[next(iter(self._met))]
+            self._met[key] = None
+        if kind == "integer":
+            proto = rules_model(rules, kind).proto
+        elif not again:
+            proto = self._scratch
+        elif len(self._rules) >= KEPT_MODELS:
+            proto = self._rules.pop(next(iter(self._rules)))
+        else:
+            proto = cmh.CpModelProto()
+        if kind == "boolean":
+            write_boolean(proto, rules)
+        if again:
+            if len(self._rules) >= KEPT_MODELS:
                 del self._rules[next(iter(self._rules))]
-            proto = self._rules[rules, kind] = rules_model(rules, kind).proto
+            self._rules[key] = proto
         return proto
 
     def _workers(self, rules: Rules) -> int:
@@ -286,7 +341,8 @@ class CpSatBackend(Backend):
         self, enumerate_all: bool, workers: int, time_limit: float | None, g: Rules
     ) -> cmh.SatParameters:
         """The tuned parameters for one solve (cached per setting, model kind and sums)."""
-        kind, sums = self.kind_for(g), _has_sums(g)
+        kind = self.kind_for(g)
+        sums = _linear(g, kind)
         params = self._params.get((enumerate_all, workers, kind, sums))
         if params is None:
             params = cmh.SatParameters()
