@@ -10,8 +10,9 @@ is beyond unit propagation.
 
 An implied cage is a consequence of the rules, so adding it changes no solution;
 engines add them to their own encodings (the SAT and CP-SAT models, the compiled
-engine's cages) and leave the verifier, the certificates and the exported encodings
-to the rules as given.
+engine's cages; ``export --to cpsat`` writes the model the engine solves, so it has
+them too) and leave the verifier, the certificates and the DIMACS export to the
+rules as given.
 """
 
 from __future__ import annotations
