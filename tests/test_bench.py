@@ -208,3 +208,20 @@ def test_the_canon_row_times_canonical_forms_per_dataset(tmp_path: Path) -> None
     for m, line in zip(make_runner("canon", 2)(lines, 5.0, "t"), lines, strict=True):
         assert m.solution == str(canonical(line).form)
         assert m.seconds > 0
+
+
+def test_the_peer_row_runs_pencilmark_on_the_same_puzzles(tmp_path: Path) -> None:
+    pytest.importorskip("pencilmark")
+    out = tmp_path / "bench"
+    args = ["bench", "--datasets", "killer", "variant:jigsaw", "--backends", "pencilmark", "sat"]
+    assert main([*args, "--limit", "3", "--out", str(out)]) == 0  # 0: every answer agreed
+    with (out / "results.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    peer = [r for r in rows if r["engine"] == "pencilmark"]
+    assert [r["status"] for r in peer] == ["unique"] * 6
+    assert all(r["agree"] == "1" for r in peer)  # the same solution as sat's, each
+    # A multi-solution puzzle is multiple for the peer too, and agrees.
+    from cpsudoku.bench.runners import make_runner
+
+    (m,) = make_runner("pencilmark", 2)(["." * 81], 5.0, "t")
+    assert m.status == "multiple"

@@ -20,7 +20,7 @@ from cpsudoku.engines import (
     create_backend,
     get_backend,
 )
-from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.errors import BackendUnavailableError, PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
@@ -226,6 +226,60 @@ def _canon_runner(puzzles: Sequence[str], time_limit: float, dataset: str) -> It
         yield Measurement(dataset, "canon", k, text, CANONICAL, seconds, str(form.form))
 
 
+#: The peer measured beside the engines: pencilmark (a C++ solver with a Python API that
+#: reads variant puzzles; in the test extra), fed its own exchange format.
+PEER = "pencilmark"
+
+
+def _peer_runner(give_up: int) -> Runner:
+    """The peer: pencilmark's ``solve`` (unique solution or an exception) on each puzzle.
+
+    The puzzle goes to pencilmark as its ``sudoku-puzzle`` document, written before the
+    clock starts (cpsudoku's conversion is not pencilmark's time); a rule the format
+    cannot carry, or that pencilmark refuses, is ``skipped``. Wall time around
+    ``pencilmark.solve``, which checks uniqueness as every engine here does.
+    """
+    import pencilmark
+
+    from cpsudoku.model.errors import RulesError
+    from cpsudoku.model.exchange import to_exchange
+
+    answers = {
+        pencilmark.NotUnique: Status.MULTIPLE.value,
+        pencilmark.NoSolution: Status.UNSOLVABLE.value,
+        pencilmark.Undecided: Status.TIMEOUT.value,
+    }
+
+    def run(puzzles: Sequence[str], time_limit: float, dataset: str) -> Iterator[Measurement]:
+        timeouts = 0
+        for k, text in enumerate(puzzles):
+            try:
+                puzzle = parse(text, check=False)
+                doc = to_exchange(puzzle)
+            except (PuzzleError, RulesError) as exc:
+                yield Measurement(dataset, PEER, k, text, SKIPPED, 0.0, error=str(exc))
+                continue
+            if timeouts >= give_up:
+                yield Measurement(dataset, PEER, k, text, SKIPPED, 0.0)
+                continue
+            solution, error = "", ""
+            start = time.perf_counter()
+            try:
+                digits = pencilmark.solve(doc)
+                status = Status.UNIQUE.value
+            except tuple(answers) as exc:
+                status, error = answers[type(exc)], str(exc)
+            except (pencilmark.NotSupportedError, pencilmark.FormatError) as exc:
+                status, error = SKIPPED, str(exc)
+            seconds = time.perf_counter() - start
+            if status == Status.UNIQUE.value:
+                solution = str(Puzzle(puzzle.rules, tuple(digits)))
+            timeouts += status == Status.TIMEOUT.value
+            yield Measurement(dataset, PEER, k, text, status, seconds, solution, error=error)
+
+    return run
+
+
 def _pipeline_runner(spec: str, give_up: int) -> Runner:
     """The bulk pass, then ``spec`` on what it leaves: the batch pipeline in one process.
 
@@ -283,11 +337,19 @@ def _pipeline_runner(spec: str, give_up: int) -> Runner:
 
 
 def make_runner(spec: str, give_up: int) -> Runner:
-    """The runner for an engine spec: a backend spec, ``logic``, ``canon`` or ``batch+SPEC``."""
+    """The runner for a spec: a backend, ``logic``, ``canon``, ``batch+SPEC`` or the peer."""
     if spec == "logic":
         return _logic_runner
     if spec == "canon":
         return _canon_runner
+    if spec == PEER:
+        try:
+            return _peer_runner(give_up)
+        except ImportError:
+            raise BackendUnavailableError(
+                "pencilmark is not installed; it comes with the test extra: "
+                "pip install 'cpsudoku[test]'"
+            ) from None
     if spec.startswith("batch+"):
         create_backend(spec[len("batch+") :]).close()
         return _pipeline_runner(spec[len("batch+") :], give_up)

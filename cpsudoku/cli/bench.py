@@ -24,9 +24,10 @@ def _configure_bench(p: argparse.ArgumentParser) -> None:
         "--backends",
         nargs="+",
         metavar="SPEC",
-        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample logic batch+sat; 'all' "
-        "adds every variant (default: every installed engine, their textbook baselines, "
-        "portfolio, the numpy pass 'logic' and the batch pipeline 'batch+sat')",
+        help="engines, e.g. sat sat:extended:glucose4 cpsat:sample logic batch+sat; 'canon' "
+        "times canonical forms, 'pencilmark' the peer solver of that name (test extra); "
+        "'all' adds every variant (default: every installed engine, their textbook "
+        "baselines, portfolio, the numpy pass 'logic' and the batch pipeline 'batch+sat')",
     )
     p.add_argument("--limit", type=int, metavar="N", help="at most N puzzles per dataset")
     p.add_argument(
