@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import compress
 
 import numpy as np
@@ -158,7 +158,7 @@ def _mask_dtype(n: int) -> np.dtype:
     return np.dtype(object)
 
 
-@cache
+@lru_cache(maxsize=64)  # a jigsaw or killer dataset has rules per puzzle
 def _tables(rules: Rules) -> _Tables:
     """Build (once per rules and process) the index arrays the pass works with."""
     n, cells = rules.n, rules.cells

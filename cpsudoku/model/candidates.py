@@ -16,7 +16,7 @@ same on whole arrays of puzzles at once, and stays separate: it works on arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from cpsudoku.model.rules import Rules
 
@@ -43,7 +43,7 @@ class Layout:
     complete: tuple[bool, ...]
 
 
-@cache
+@lru_cache(maxsize=64)  # a jigsaw or killer dataset has rules per puzzle
 def layout(rules: Rules) -> Layout:
     """The :class:`Layout` of ``rules`` (cached per rules)."""
     return Layout(

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 
 from cpsudoku.model.candidates import layout, place, singles, start
@@ -306,7 +306,7 @@ class _Tables:
 _KIND_ORDER = {"box": 0, "row": 1, "column": 2}
 
 
-@cache
+@lru_cache(maxsize=64)  # a jigsaw or killer dataset has rules per puzzle
 def _tables(g: Rules) -> _Tables:
     units = g.units
     kinds = [u.kind for u in units]
