@@ -45,8 +45,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
+from functools import partial
 from typing import Literal
 
 from ortools.sat.python import cp_model
@@ -414,20 +415,9 @@ class CpSatBackend(Backend):
             for key, value in _stats(response).items():
                 found.stats[key] += value
             outcome = translate_status(response.status, current, params)
-            if outcome is Outcome.UNKNOWN:
-                found.timed_out = True
-                return found
-            if outcome is Outcome.NONE:
-                found.exhausted = True
-                return found
-            grid = decode(response.solution, g, kind, puzzle)
-            found.count += 1
-            if len(found.solutions) < 2:
-                found.solutions.append(grid)
-            if found.count >= limit:
-                return found
-            if puzzle.is_complete:
-                found.exhausted = True  # a full grid is its own only candidate
+            read = partial(decode, response.solution, g, kind, puzzle)
+            grid = _counted(found, outcome, limit, puzzle, read)
+            if grid is None:
                 return found
             if model is None:
                 # The shared rules stay untouched: exclusions go into a private copy.
@@ -528,22 +518,41 @@ def _textbook_search(puzzle: Puzzle, limit: int, time_limit: float | None) -> Se
         outcome = translate_status(solver.solve(model), model.proto, solver.parameters)
         found.stats["branches"] += solver.num_branches
         found.stats["conflicts"] += solver.num_conflicts
-        if outcome is Outcome.UNKNOWN:
-            found.timed_out = True
-            return found
-        if outcome is Outcome.NONE:
-            found.exhausted = True
-            return found
-        grid = tuple(solver.value(x) for x in cells)
-        found.count += 1
-        if len(found.solutions) < 2:
-            found.solutions.append(grid)
-        if found.count >= limit:
-            return found
-        if puzzle.is_complete:
-            found.exhausted = True  # a full grid is its own only candidate
+        grid = _counted(found, outcome, limit, puzzle, lambda: tuple(map(solver.value, cells)))
+        if grid is None:
             return found
         add_exclusion(model, puzzle, grid, "integer")
+
+
+def _counted(
+    found: Search,
+    outcome: Outcome,
+    limit: int,
+    puzzle: Puzzle,
+    read: Callable[[], tuple[int, ...]],
+) -> tuple[int, ...] | None:
+    """One solve of a count by exclusion, recorded: the grid to forbid next, or None.
+
+    None when the count is over: the clock ran out, no solution is left, the limit is
+    reached, or the puzzle is a full grid (its own only candidate). ``read`` gives the
+    solve's grid.
+    """
+    if outcome is Outcome.UNKNOWN:
+        found.timed_out = True
+        return None
+    if outcome is Outcome.NONE:
+        found.exhausted = True
+        return None
+    grid = read()
+    found.count += 1
+    if len(found.solutions) < 2:
+        found.solutions.append(grid)
+    if found.count >= limit:
+        return None
+    if puzzle.is_complete:
+        found.exhausted = True
+        return None
+    return grid
 
 
 def _enumeration_flags(found: Search, outcome: Outcome, limit: int) -> None:
