@@ -6,7 +6,9 @@
  * written, then the other rows one at a time, with columns decided only when a given
  * tells them apart (deferred columns); each written cell is compared with the best
  * string so far (larger prunes, smaller starts a new best), and every leaf equal to
- * the final best counts its automorphisms.
+ * the final best counts its automorphisms. Twin lines (rows, bands, columns or stacks
+ * that a swap with a relabelling maps onto each other, see twin_classes) are searched
+ * once, the first of a class standing for the class: the count is multiplied instead.
  *
  * Inputs are checked here (shape, values), so no input can read or write out of bounds.
  */
@@ -20,6 +22,9 @@
 #define UNKNOWN 255
 #define DEFERRED 255
 #define SNAPSHOTS 4096 /* first-row states held before they are sorted and searched */
+#define BAND_MATCHES 64 /* row correspondences tried per pair of bands (twin_classes) */
+#define TWIN_ROWS 1     /* Search.twins: some rows or bands have twins */
+#define TWIN_COLS 2     /* some columns have twins */
 
 /* The state after a first row: what search_rows(1) needs, and the order key. */
 typedef struct {
@@ -28,6 +33,7 @@ typedef struct {
     uint32_t seq, first_row; /* first_row: Search.first_row when it was held */
     uint8_t cols[MAX_SIDE], label[MAX_SIDE + 1], key[MAX_SIDE];
     uint32_t pool[MAX_SIDE];
+    uint64_t mult;
 } Snapshot;
 
 typedef struct {
@@ -40,6 +46,14 @@ typedef struct {
     uint8_t rows[MAX_SIDE], cols[MAX_SIDE];
     uint32_t row_used, band_used, stack_used;
     uint32_t pool[MAX_SIDE]; /* the deferred source columns of each output stack */
+    /* Twin classes of each grid searched, as bit masks (see twin_classes): of each
+       row, band, column and stack. */
+    uint32_t row_cls[2][MAX_SIDE], band_cls[2][MAX_SIDE];
+    uint32_t col_cls[2][MAX_SIDE], stack_cls[2][MAX_SIDE];
+    uint64_t mult; /* the transformations the current branch stands for (twins) */
+    /* Which lines have twins at all, in each grid (TWIN_ROWS, TWIN_COLS): the
+       searches without any skip the class lookups (the ordinary path). */
+    uint8_t twin_kinds[2], twins;
     uint64_t count;
     int found_t;
     uint8_t found_rows[MAX_SIDE], found_cols[MAX_SIDE], found_label[MAX_SIDE + 1];
@@ -85,7 +99,7 @@ static void leaf(Search *s)
                                     39916800, 479001600, 6227020800ull, 87178291200ull,
                                     1307674368000ull, 20922789888000ull};
     int n = s->n, bc = s->bc, nstacks = n / bc;
-    uint64_t ways = 1;
+    uint64_t ways = s->mult;
     for (int st = 0; st < nstacks; st++)
         ways *= fact[__builtin_popcount(s->pool[st])];
     s->count += ways;
@@ -137,6 +151,26 @@ static int row_text(const Search *s, int r, uint32_t deferred, uint8_t *text)
     return 1;
 }
 
+/* The transformations that candidate row r stands for (see _twins): 0 when an earlier
+   unplaced row of its twin class (or, where a band is chosen, a row of an earlier
+   unplaced band of its band's class) stands for it, else the unplaced members of its
+   class, times those of its band's class. */
+static inline uint32_t twin_row(const Search *s, int r, int new_band)
+{
+    uint32_t m = 1;
+    if (new_band) {
+        int band = r / s->br;
+        uint32_t free_bands = s->band_cls[s->t][band] & ~s->band_used;
+        if (band != __builtin_ctz(free_bands))
+            return 0;
+        m = (uint32_t)__builtin_popcount(free_bands);
+    }
+    uint32_t free = s->row_cls[s->t][r] & ~s->row_used;
+    if (r != __builtin_ctz(free))
+        return 0;
+    return m * (uint32_t)__builtin_popcount(free);
+}
+
 /* Choose the source row of output row i (a band first, then its rows). */
 static void search_rows(Search *s, int i)
 {
@@ -150,20 +184,27 @@ static void search_rows(Search *s, int i)
         lo = (s->rows[i - 1] / br) * br;
         hi = lo + br;
     }
-    /* The candidates worth writing, the most promising first (see _best_rows): rows
-       that decide no column write a known string, and only the least of those is
-       kept; rows that decide columns come after, written cell by cell. */
+    /* The candidates worth writing, the most promising first (see _twins and
+       _best_rows): the first of each twin class, standing for its class; of those,
+       rows that decide no column write a known string, and only the least of those
+       is kept; rows that decide columns come after, written cell by cell. */
     uint8_t order[MAX_SIDE], text[MAX_SIDE][MAX_SIDE];
+    uint32_t mult[MAX_SIDE], open_mult[MAX_SIDE];
     int nknown = 0, nopen = 0, least = -1;
     uint8_t open_rows[MAX_SIDE];
     uint32_t deferred = deferred_columns(s);
+    int twins = s->twins & TWIN_ROWS;
     for (int r = lo; r < hi; r++) {
         if (s->row_used >> r & 1)
             continue;
         if (i % br == 0 && (s->band_used >> (r / br) & 1))
             continue;
+        uint32_t m = 1;
+        if (twins && !(m = twin_row(s, r, i % br == 0)))
+            continue;
         uint8_t *t = text[nknown];
         if (!row_text(s, r, deferred, t)) {
+            open_mult[nopen] = m;
             open_rows[nopen++] = (uint8_t)r;
             continue;
         }
@@ -171,17 +212,22 @@ static void search_rows(Search *s, int i)
         if (cmp < 0) {
             least = nknown;
             order[0] = (uint8_t)r;
+            mult[0] = m;
             nknown = 1;
             if (least != 0) {
                 memcpy(text[0], t, n);
                 least = 0;
             }
         } else if (cmp == 0) {
+            mult[nknown] = m;
             order[nknown++] = (uint8_t)r; /* its text is in place already */
         }
     }
-    for (int k = 0; k < nopen; k++)
+    for (int k = 0; k < nopen; k++) {
         order[nknown + k] = open_rows[k];
+        mult[nknown + k] = open_mult[k];
+    }
+    uint64_t outer = s->mult;
     for (int k = 0; k < nknown + nopen; k++) {
         int r = order[k];
         int band = r / br;
@@ -189,11 +235,14 @@ static void search_rows(Search *s, int i)
         s->row_used |= 1u << r;
         if (i % br == 0)
             s->band_used |= 1u << band;
+        if (twins)
+            s->mult = outer * mult[k];
         start_row(s, i);
         s->row_used &= ~(1u << r);
         if (i % br == 0)
             s->band_used &= ~(1u << band);
     }
+    s->mult = outer;
 }
 
 /* One output row being written: its source row, the rank of each deferred column
@@ -212,6 +261,7 @@ static void restore(Search *s, const Snapshot *p)
 {
     int n = s->n;
     s->t = p->t;
+    s->twins = s->twin_kinds[p->t];
     s->grid = s->g[p->t];
     s->rows[0] = p->r0;
     s->row_used = 1u << p->r0;
@@ -220,6 +270,7 @@ static void restore(Search *s, const Snapshot *p)
     memcpy(s->pool, p->pool, sizeof s->pool);
     memcpy(s->label, p->label, n + 1);
     s->next = p->next;
+    s->mult = p->mult;
 }
 
 static void keep(const Search *s, Snapshot *p)
@@ -231,6 +282,7 @@ static void keep(const Search *s, Snapshot *p)
     memcpy(p->pool, s->pool, sizeof p->pool);
     memcpy(p->label, s->label, n + 1);
     p->next = s->next;
+    p->mult = s->mult;
 }
 
 static int snapshot_order(const void *a, const void *b)
@@ -289,7 +341,42 @@ static void save_first_row(Search *s)
     }
 }
 
-/* Write cell (w->i, j), branching over the pool when its column is decided here. */
+/* Decide output column j in this row: each given column of its pool in turn (the first
+   of each twin class of them standing for the class). Kept out of write_cell_of_row,
+   whose other two cases are the most frequent and need fewer registers. */
+static __attribute__((noinline)) void branch_pool(Search *s, RowWrite *w, int j, int pos,
+                                                  int st)
+{
+    uint32_t given = s->pool[st] & ~w->empty, options = given;
+    const uint32_t *col_cls = s->col_cls[s->t];
+    int twins = s->twins & TWIN_COLS;
+    uint64_t outer = s->mult;
+    while (options) {
+        int c = __builtin_ctz(options);
+        options &= options - 1;
+        if (twins && c != __builtin_ctz(col_cls[c] & given))
+            continue;
+        int v = w->row[c];
+        int a = write_cell(s, pos, v);
+        if (a < 0)
+            continue;
+        if (twins)
+            s->mult = outer * (uint64_t)__builtin_popcount(col_cls[c] & given);
+        s->cols[j] = (uint8_t)c;
+        s->pool[st] &= ~(1u << c);
+        write_row(s, w, j + 1);
+        s->cols[j] = DEFERRED;
+        s->pool[st] |= 1u << c;
+        if (a) {
+            s->label[v] = 0;
+            s->next--;
+        }
+    }
+    s->mult = outer;
+}
+
+/* Write cell (w->i, j): of a decided column, of a deferred one that stays deferred (0),
+   or of a deferred one decided here (branch_pool). */
 static void write_cell_of_row(Search *s, RowWrite *w, int j)
 {
     int pos = w->i * s->n + j, st = j / s->bc;
@@ -311,54 +398,49 @@ static void write_cell_of_row(Search *s, RowWrite *w, int j)
             write_row(s, w, j + 1);
         return;
     }
-    uint32_t options = s->pool[st] & ~w->empty;
-    while (options) {
-        c = __builtin_ctz(options);
-        options &= options - 1;
-        int v = w->row[c];
-        int a = write_cell(s, pos, v);
-        if (a < 0)
+    branch_pool(s, w, j, pos, st);
+}
+
+/* The first row chooses the stacks: output stack j / bc takes a whole stack, the first
+   of its twin class still free standing for the class. Kept out of write_row, like
+   branch_pool: it runs on the first row only. */
+static __attribute__((noinline)) void choose_stack(Search *s, RowWrite *w, int j)
+{
+    int n = s->n, bc = s->bc, st = j / bc;
+    const uint32_t *stack_cls = s->stack_cls[s->t];
+    uint64_t outer = s->mult;
+    for (int stack = 0; stack < n / bc; stack++) {
+        if (s->stack_used >> stack & 1)
             continue;
-        s->cols[j] = (uint8_t)c;
-        s->pool[st] &= ~(1u << c);
-        write_row(s, w, j + 1);
-        s->cols[j] = DEFERRED;
-        s->pool[st] |= 1u << c;
-        if (a) {
-            s->label[v] = 0;
-            s->next--;
-        }
+        uint32_t free = stack_cls[stack] & ~s->stack_used;
+        if (stack != __builtin_ctz(free))
+            continue;
+        s->mult = outer * (uint64_t)__builtin_popcount(free);
+        s->stack_used |= 1u << stack;
+        s->pool[st] = ((1u << bc) - 1) << (stack * bc);
+        w->zeros[st] = (uint8_t)__builtin_popcount(s->pool[st] & w->empty);
+        for (int k = 0; k < bc; k++)
+            w->rank[j + k] = (uint8_t)k;
+        write_cell_of_row(s, w, j);
+        s->pool[st] = 0;
+        s->stack_used &= ~(1u << stack);
     }
+    s->mult = outer;
 }
 
 static void write_row(Search *s, RowWrite *w, int j)
 {
-    int n = s->n, bc = s->bc;
-    if (j == n) {
+    if (j == s->n) {
         if (w->i == 0)
             save_first_row(s);
         else
             search_rows(s, w->i + 1);
         return;
     }
-    if (w->i == 0 && j % bc == 0) {
-        /* The first row chooses the stacks: each output stack takes a whole stack. */
-        int st = j / bc;
-        for (int stack = 0; stack < n / bc; stack++) {
-            if (s->stack_used >> stack & 1)
-                continue;
-            s->stack_used |= 1u << stack;
-            s->pool[st] = ((1u << bc) - 1) << (stack * bc);
-            w->zeros[st] = (uint8_t)__builtin_popcount(s->pool[st] & w->empty);
-            for (int k = 0; k < bc; k++)
-                w->rank[j + k] = (uint8_t)k;
-            write_cell_of_row(s, w, j);
-            s->pool[st] = 0;
-            s->stack_used &= ~(1u << stack);
-        }
-        return;
-    }
-    write_cell_of_row(s, w, j);
+    if (w->i == 0 && j % s->bc == 0)
+        choose_stack(s, w, j);
+    else
+        write_cell_of_row(s, w, j);
 }
 
 /* Write output row i from its chosen source row (see _Search._start_row). */
@@ -419,6 +501,177 @@ static void first_row_bound(Search *s)
     memcpy(s->best, row, n);
 }
 
+/* The lines of a grid (its rows, or its columns) in blocks of `block` lines (bands, or
+   stacks), and what the twin tests read of them: cell k of line r is g[r * rs + k * ks]. */
+typedef struct {
+    const uint8_t *g;
+    int n, block, rs, ks;
+    const uint32_t *mask;         /* the given cells of each line */
+    uint32_t where[MAX_SIDE + 1]; /* the lines holding each digit, once found */
+    int found;                    /* whether `where` is filled in */
+    uint8_t one[MAX_SIDE], two[MAX_SIDE];
+    int tried;
+} Lines;
+
+/* Swapping lines a[k] and b[k] (k < count, lines of equal masks), with one relabelling
+   that moves only digits held by lines of `inside` alone, maps the grid onto itself. */
+static int swap_fixes_grid(Lines *L, const uint8_t *a, const uint8_t *b, int count,
+                           uint32_t inside)
+{
+    int n = L->n, ks = L->ks, moved = 0;
+    uint8_t pi[MAX_SIDE + 1] = {0};
+    for (int k = 0; k < count; k++) {
+        const uint8_t *x = L->g + a[k] * L->rs, *y = L->g + b[k] * L->rs;
+        for (int c = 0; c < n; c++) {
+            int u = x[c * ks], v = y[c * ks];
+            if (!u)
+                continue;
+            if ((pi[u] && pi[u] != v) || (pi[v] && pi[v] != u))
+                return 0;
+            pi[u] = (uint8_t)v;
+            pi[v] = (uint8_t)u;
+            moved |= u != v;
+        }
+    }
+    if (!moved)
+        return 1;
+    if (!L->found) {
+        memset(L->where, 0, sizeof L->where);
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                L->where[L->g[r * L->rs + c * ks]] |= 1u << r;
+        L->found = 1;
+    }
+    for (int d = 1; d <= n; d++)
+        if (pi[d] && pi[d] != d && (L->where[d] & ~inside))
+            return 0;
+    return 1;
+}
+
+/* Lines of the second block (L->two) for the lines L->one[k..]: the first correspondence
+   that makes the blocks twins, in lexicographic order, BAND_MATCHES tried at most. */
+static int match_bands(Lines *L, uint8_t *match, int k, uint32_t taken, uint32_t inside)
+{
+    if (L->tried >= BAND_MATCHES)
+        return 0;
+    if (k == L->block) {
+        L->tried++;
+        return swap_fixes_grid(L, L->one, match, L->block, inside);
+    }
+    for (int q = 0; q < L->block; q++) {
+        int r = L->two[q];
+        if (taken >> r & 1 || L->mask[r] != L->mask[L->one[k]])
+            continue;
+        match[k] = (uint8_t)r;
+        if (match_bands(L, match, k + 1, taken | 1u << r, inside))
+            return 1;
+    }
+    return 0;
+}
+
+static void merge(uint32_t *classes, int a, int b)
+{
+    uint32_t joined = classes[a] | classes[b];
+    for (uint32_t m = joined; m; m &= m - 1)
+        classes[__builtin_ctz(m)] = joined;
+}
+
+/* Whether blocks b1 and b2 hold different multisets of line masks. */
+static int masks_differ(const Lines *L, int b1, int b2)
+{
+    uint32_t x[MAX_SIDE], y[MAX_SIDE], sum = 0, mixed = 0;
+    int block = L->block;
+    for (int k = 0; k < block; k++) {
+        uint32_t u = L->mask[b1 * block + k], v = L->mask[b2 * block + k];
+        sum += u - v;
+        mixed ^= u ^ v;
+    }
+    if (sum || mixed)
+        return 1;
+    for (int k = 0; k < block; k++) {
+        uint32_t u = L->mask[b1 * block + k], v = L->mask[b2 * block + k];
+        int p = k, q = k;
+        while (p > 0 && x[p - 1] > u) {
+            x[p] = x[p - 1];
+            p--;
+        }
+        x[p] = u;
+        while (q > 0 && y[q - 1] > v) {
+            y[q] = y[q - 1];
+            q--;
+        }
+        y[q] = v;
+    }
+    return memcmp(x, y, block * sizeof x[0]) != 0;
+}
+
+/* The twin lines and twin blocks of L (see twin_classes in minlex.py), as class masks. */
+static void twin_classes(Lines *L, uint32_t *lines, uint32_t *blocks)
+{
+    int n = L->n, block = L->block, nblocks = n / block;
+    for (int r = 0; r < n; r++)
+        lines[r] = 1u << r;
+    for (int r1 = 0; r1 < n; r1++)
+        for (int r2 = r1 + 1; r2 < r1 / block * block + block; r2++) {
+            if (L->mask[r1] != L->mask[r2] || lines[r1] >> r2 & 1)
+                continue;
+            uint8_t a = (uint8_t)r1, b = (uint8_t)r2;
+            if (!L->mask[r1] || swap_fixes_grid(L, &a, &b, 1, 1u << r1 | 1u << r2))
+                merge(lines, r1, r2); /* two empty lines are always twins */
+        }
+    for (int b = 0; b < nblocks; b++)
+        blocks[b] = 1u << b;
+    for (int b1 = 0; b1 < nblocks; b1++)
+        for (int b2 = b1 + 1; b2 < nblocks; b2++) {
+            if (blocks[b1] >> b2 & 1 || masks_differ(L, b1, b2))
+                continue;
+            uint32_t inside = 0;
+            for (int k = 0; k < block; k++) {
+                L->one[k] = (uint8_t)(b1 * block + k);
+                L->two[k] = (uint8_t)(b2 * block + k);
+                inside |= 1u << L->one[k] | 1u << L->two[k];
+            }
+            uint8_t match[MAX_SIDE];
+            L->tried = 0;
+            if (match_bands(L, match, 0, 0, inside))
+                merge(blocks, b1, b2);
+        }
+}
+
+/* The twin rows, bands, columns and stacks of s->g[0], for each grid searched. */
+static void find_twins(Search *s)
+{
+    int n = s->n;
+    const uint8_t *g = s->g[0];
+    uint32_t row_mask[MAX_SIDE] = {0}, col_mask[MAX_SIDE] = {0};
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            uint32_t given = g[r * n + c] != 0;
+            row_mask[r] |= given << c;
+            col_mask[c] |= given << r;
+        }
+    Lines rows = {.g = g, .n = n, .block = s->br, .rs = n, .ks = 1, .mask = row_mask};
+    Lines cols = {.g = g, .n = n, .block = s->bc, .rs = 1, .ks = n, .mask = col_mask};
+    twin_classes(&rows, s->row_cls[0], s->band_cls[0]);
+    twin_classes(&cols, s->col_cls[0], s->stack_cls[0]);
+    int rows_twin = 0, bands_twin = 0, cols_twin = 0, stacks_twin = 0;
+    for (int k = 0; k < n; k++) {
+        rows_twin |= s->row_cls[0][k] != 1u << k;
+        cols_twin |= s->col_cls[0][k] != 1u << k;
+    }
+    for (int k = 0; k < n / s->br; k++)
+        bands_twin |= s->band_cls[0][k] != 1u << k;
+    for (int k = 0; k < n / s->bc; k++)
+        stacks_twin |= s->stack_cls[0][k] != 1u << k;
+    s->twin_kinds[0] = (uint8_t)((rows_twin | bands_twin) * TWIN_ROWS | cols_twin * TWIN_COLS);
+    s->twin_kinds[1] = (uint8_t)((cols_twin | stacks_twin) * TWIN_ROWS | rows_twin * TWIN_COLS);
+    /* The transpose (square boxes): its rows are the columns, and so on. */
+    memcpy(s->row_cls[1], s->col_cls[0], sizeof s->row_cls[1]);
+    memcpy(s->band_cls[1], s->stack_cls[0], sizeof s->band_cls[1]);
+    memcpy(s->col_cls[1], s->row_cls[0], sizeof s->col_cls[1]);
+    memcpy(s->stack_cls[1], s->band_cls[0], sizeof s->stack_cls[1]);
+}
+
 /* Run the whole search on s->g[0] (values 0..n); fills best, count and found_*. */
 static void run(Search *s)
 {
@@ -428,6 +681,7 @@ static void run(Search *s)
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++)
                 s->g[1][c * n + r] = s->g[0][r * n + c];
+    find_twins(s);
     memset(s->best, UNKNOWN, sizeof s->best);
     first_row_bound(s);
     memset(s->label, 0, sizeof s->label);
@@ -437,8 +691,15 @@ static void run(Search *s)
     s->seq = s->first_row = 0;
     for (int t = 0; t < s->ngrids; t++) {
         s->t = t;
+        s->twins = s->twin_kinds[t];
         s->grid = s->g[t];
         for (int r = 0; r < n; r++) {
+            /* The first of each twin class (rows, bands) stands for its class. */
+            s->row_used = s->band_used = 0;
+            uint32_t m = 1;
+            if (s->twins & TWIN_ROWS && !(m = twin_row(s, r, 1)))
+                continue;
+            s->mult = m;
             s->rows[0] = (uint8_t)r;
             s->row_used = 1u << r;
             s->band_used = 1u << (r / s->br);
