@@ -171,6 +171,43 @@ static inline uint32_t twin_row(const Search *s, int r, int new_band)
     return m * (uint32_t)__builtin_popcount(free);
 }
 
+static void search_rows(Search *s, int i);
+
+/* Write output row i, whose labels `text` are known (a row that decides no column, see
+   _Search._known_row), at once, and go on to row i + 1: the first cell that differs
+   from the best string prunes the row or starts a new best there. */
+static void known_row(Search *s, int i, const uint8_t *text)
+{
+    int n = s->n, cells = n * n;
+    uint8_t *best = s->best + i * n;
+    int k = 0;
+    while (k < n && text[k] == best[k])
+        k++;
+    if (k < n) {
+        if (text[k] > best[k])
+            return;
+        memcpy(best + k, text + k, n - k);
+        for (int q = (i + 1) * n; q < cells && s->best[q] != UNKNOWN; q++)
+            s->best[q] = UNKNOWN;
+        s->count = 0;
+    }
+    const uint8_t *row = s->grid + s->rows[i] * n;
+    uint8_t fresh[MAX_SIDE];
+    int nfresh = 0;
+    for (int j = 0; j < n; j++) {
+        int c = s->cols[j];
+        int v = c == DEFERRED ? 0 : row[c];
+        if (v && !s->label[v]) {
+            s->label[v] = (uint8_t)s->next++;
+            fresh[nfresh++] = (uint8_t)v;
+        }
+    }
+    search_rows(s, i + 1);
+    for (int k2 = 0; k2 < nfresh; k2++)
+        s->label[fresh[k2]] = 0;
+    s->next -= nfresh;
+}
+
 /* Choose the source row of output row i (a band first, then its rows). */
 static void search_rows(Search *s, int i)
 {
@@ -237,7 +274,10 @@ static void search_rows(Search *s, int i)
             s->band_used |= 1u << band;
         if (twins)
             s->mult = outer * mult[k];
-        start_row(s, i);
+        if (k < nknown)
+            known_row(s, i, text[0]); /* every known candidate kept writes text[0] */
+        else
+            start_row(s, i);
         s->row_used &= ~(1u << r);
         if (i % br == 0)
             s->band_used &= ~(1u << band);

@@ -282,10 +282,13 @@ class _Search:
             band = self.rows[-1] // br
             choices = [r for r in range(band * br, band * br + br) if r not in self.rows]
         outer = self.mult
-        for r, mult in self._best_rows(self._twins(choices, i)):
+        for (r, mult), text in self._best_rows(self._twins(choices, i)):
             self.rows.append(r)
             self.mult = outer * mult
-            self._start_row(i)
+            if text is None:
+                self._start_row(i)
+            else:
+                self._known_row(i, text)
             self.rows.pop()
         self.mult = outer
 
@@ -314,27 +317,64 @@ class _Search:
                 out.append((r, mult * free.bit_count()))
         return out
 
-    def _best_rows(self, choices: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The candidate rows worth writing, the most promising first.
+    def _best_rows(
+        self, choices: list[tuple[int, int]]
+    ) -> list[tuple[tuple[int, int], list[int] | None]]:
+        """The candidate rows worth writing, the most promising first, with their text.
 
         A row that leaves no column undecided (every deferred column of a stack gets
         an empty cell) writes one known string; all candidates share the prefix, so
         such a row that is larger than another one can never give the minimum and is
         dropped here, before it starts a descent of its own. The smallest known rows
-        come first, then the rows that still decide columns (written cell by cell).
+        come first (with their text, written at once), then the rows that still decide
+        columns (None: written cell by cell).
         """
         known: list[tuple[list[int], tuple[int, int]]] = []
-        open_rows: list[tuple[int, int]] = []
+        open_rows: list[tuple[tuple[int, int], list[int] | None]] = []
         for choice in choices:
             text = self._row_text(choice[0])
             if text is None:
-                open_rows.append(choice)
+                open_rows.append((choice, None))
             else:
                 known.append((text, choice))
         if not known:
             return open_rows
         least = min(text for text, _ in known)
-        return [choice for text, choice in known if text == least] + open_rows
+        return [(choice, text) for text, choice in known if text == least] + open_rows
+
+    def _known_row(self, i: int, text: list[int]) -> None:
+        """Write output row ``i``, a row that decides no column, at once; go on to ``i + 1``.
+
+        Its labels ``text`` are known (see :meth:`_row_text`), so this does what
+        writing it cell by cell would, without the descent: the first cell that differs
+        from the best string prunes the row (larger) or starts a new best there
+        (smaller), the tail of the old best void.
+        """
+        n, best = self.n, self.best
+        start = i * n
+        for k, lab in enumerate(text):
+            if lab != best[start + k]:
+                if lab > best[start + k]:
+                    return
+                best[start + k : start + n] = text[k:]
+                for q in range(start + n, len(best)):
+                    if best[q] == _UNKNOWN:
+                        break
+                    best[q] = _UNKNOWN
+                self.count = 0
+                break
+        row = self.grid[self.rows[i]]
+        fresh = []
+        for c in self.cols:
+            v = row[c] if c >= 0 else 0
+            if v and not self.label[v]:
+                self.label[v] = self.next_label
+                self.next_label += 1
+                fresh.append(v)
+        self._rows(i + 1)
+        for v in fresh:
+            self.label[v] = 0
+        self.next_label -= len(fresh)
 
     def _row_text(self, r: int) -> list[int] | None:
         """The labels source row ``r`` writes next, or None when it decides a column."""
