@@ -54,6 +54,8 @@ typedef struct {
     /* Which lines have twins at all, in each grid (TWIN_ROWS, TWIN_COLS): the
        searches without any skip the class lookups (the ordinary path). */
     uint8_t twin_kinds[2], twins;
+    uint32_t row_mask[2][MAX_SIDE]; /* the given cells of each row, in each grid */
+    int ndigits;                    /* the digits present in the grid */
     uint64_t count;
     int found_t;
     uint8_t found_rows[MAX_SIDE], found_cols[MAX_SIDE], found_label[MAX_SIDE + 1];
@@ -91,15 +93,17 @@ static inline int write_cell(Search *s, int pos, int value)
 
 static void start_row(Search *s, int i);
 
+static const uint64_t FACTORIAL[] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800,
+                                     39916800, 479001600, 6227020800ull, 87178291200ull,
+                                     1307674368000ull, 20922789888000ull};
+
 /* Every string written equals the best: count its transformations (the deferred
-   columns of each stack, all empty, in any order). */
-static void leaf(Search *s)
+   columns of each stack, all empty, in any order; `ties` row orders, see finish). */
+static void leaf(Search *s, uint64_t ties)
 {
-    static const uint64_t fact[] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800,
-                                    39916800, 479001600, 6227020800ull, 87178291200ull,
-                                    1307674368000ull, 20922789888000ull};
+    const uint64_t *fact = FACTORIAL;
     int n = s->n, bc = s->bc, nstacks = n / bc;
-    uint64_t ways = s->mult;
+    uint64_t ways = s->mult * ties;
     for (int st = 0; st < nstacks; st++)
         ways *= fact[__builtin_popcount(s->pool[st])];
     s->count += ways;
@@ -121,6 +125,24 @@ static void leaf(Search *s)
     }
 }
 
+/* memcmp of two rows of labels zero-padded to MAX_SIDE (16) bytes, a word at a time. */
+static inline int compare_text(const uint8_t *a, const uint8_t *b)
+{
+    for (int k = 0; k < MAX_SIDE; k += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + k, 8);
+        memcpy(&y, b + k, 8);
+        if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            x = __builtin_bswap64(x);
+            y = __builtin_bswap64(y);
+#endif
+            return x < y ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
 static uint32_t deferred_columns(const Search *s)
 {
     uint32_t deferred = 0;
@@ -129,8 +151,9 @@ static uint32_t deferred_columns(const Search *s)
     return deferred;
 }
 
-/* The labels source row r writes next, into text: 0 when it decides a deferred
-   column (a given in one of them), so that its string is not known yet. */
+/* The labels source row r writes next, into text (zero-padded to MAX_SIDE): 0 when it
+   decides a deferred column (a given in one of them), so that its string is not known
+   yet. */
 static int row_text(const Search *s, int r, uint32_t deferred, uint8_t *text)
 {
     int n = s->n;
@@ -148,6 +171,7 @@ static int row_text(const Search *s, int r, uint32_t deferred, uint8_t *text)
             labels[v] = (uint8_t)next++;
         text[j] = labels[v];
     }
+    memset(text + n, 0, MAX_SIDE - n);
     return 1;
 }
 
@@ -208,14 +232,135 @@ static void known_row(Search *s, int i, const uint8_t *text)
     s->next -= nfresh;
 }
 
+/* The rows of band b still free (`left`), into rows[] in increasing order of their
+   strings (texts[r]: row r's, made here), ties by index; their ties times `ties`. */
+static int order_band(const Search *s, int b, uint32_t left, uint8_t (*texts)[MAX_SIDE],
+                      uint8_t *rows, uint64_t *ties)
+{
+    int n = s->n, br = s->br, count = 0, same = 1;
+    for (int r = b * br; r < b * br + br; r++) {
+        if (!(left >> r & 1))
+            continue;
+        const uint8_t *row = s->grid + r * n;
+        memset(texts[r], 0, MAX_SIDE);
+        if (s->row_mask[s->t][r])
+            for (int j = 0; j < n; j++)
+                texts[r][j] = s->cols[j] == DEFERRED ? 0 : s->label[row[s->cols[j]]];
+        int p = count++;
+        while (p > 0 && compare_text(texts[rows[p - 1]], texts[r]) > 0) {
+            rows[p] = rows[p - 1];
+            p--;
+        }
+        rows[p] = (uint8_t)r;
+    }
+    for (int k = 1; k <= count; k++) {
+        if (k < count && !compare_text(texts[rows[k - 1]], texts[rows[k]])) {
+            same++;
+        } else {
+            *ties *= FACTORIAL[same];
+            same = 1;
+        }
+    }
+    return count;
+}
+
+/* Write the strings of rows[] on from cell *pos (see _Search._finish's write): 0 when
+   a larger cell prunes them. *better: the best string went down already. */
+static int write_rows(Search *s, const uint8_t *rows, int count, uint8_t (*texts)[MAX_SIDE],
+                      int *pos, int *better)
+{
+    int n = s->n;
+    for (int k = 0; k < count; k++, *pos += n) {
+        const uint8_t *t = texts[rows[k]];
+        uint8_t *best = s->best + *pos;
+        int q = 0;
+        if (!*better) {
+            while (q < n && t[q] == best[q])
+                q++;
+            if (q == n)
+                continue;
+            if (t[q] > best[q])
+                return 0;
+            *better = 1; /* a new best: the rest of the grid is this */
+            s->count = 0;
+        }
+        memcpy(best + q, t + q, n - q);
+    }
+    return 1;
+}
+
+/* Write rows i.. at once when each writes a known string (every digit labelled, no
+   given in a deferred column): the current band's rows in increasing order, then the
+   bands left in increasing order, ties counted (see _Search._finish). 0 if not. */
+static int finish(Search *s, int i)
+{
+    int n = s->n, br = s->br, nbands = n / br;
+    uint32_t deferred = deferred_columns(s);
+    uint32_t left = ~s->row_used & (uint32_t)((1ull << n) - 1);
+    for (uint32_t m = left; m; m &= m - 1)
+        if (s->row_mask[s->t][__builtin_ctz(m)] & deferred)
+            return 0;
+    uint8_t texts[MAX_SIDE][MAX_SIDE], order[MAX_SIDE];
+    uint64_t ties = 1;
+    int pos = i * n, better = 0, count = 0;
+    int current = i % br ? s->rows[i - 1] / br : -1;
+    if (current >= 0) {
+        count = order_band(s, current, left, texts, order, &ties);
+        if (!write_rows(s, order, count, texts, &pos, &better))
+            return 1;
+    }
+    /* The bands left, each as its rows in order, in increasing order (ties by index). */
+    uint8_t rows[MAX_SIDE][MAX_SIDE], bands[MAX_SIDE];
+    int nleft = 0;
+    for (int b = 0; b < nbands; b++) {
+        if (b == current || s->band_used >> b & 1)
+            continue;
+        order_band(s, b, left, texts, rows[b], &ties);
+        int p = nleft++;
+        while (p > 0) {
+            int cmp = 0;
+            for (int k = 0; k < br && !cmp; k++)
+                cmp = compare_text(texts[rows[bands[p - 1]][k]], texts[rows[b][k]]);
+            if (cmp <= 0)
+                break;
+            bands[p] = bands[p - 1];
+            p--;
+        }
+        bands[p] = (uint8_t)b;
+    }
+    int same = 1;
+    for (int k = 1; k <= nleft; k++) {
+        int equal = k < nleft;
+        for (int q = 0; q < br && equal; q++)
+            equal = !compare_text(texts[rows[bands[k - 1]][q]], texts[rows[bands[k]][q]]);
+        if (equal) {
+            same++;
+        } else {
+            ties *= FACTORIAL[same];
+            same = 1;
+        }
+    }
+    for (int k = 0; k < nleft; k++) {
+        if (!write_rows(s, rows[bands[k]], br, texts, &pos, &better))
+            return 1;
+        memcpy(order + count, rows[bands[k]], br);
+        count += br;
+    }
+    memcpy(s->rows + i, order, count);
+    leaf(s, ties);
+    return 1;
+}
+
 /* Choose the source row of output row i (a band first, then its rows). */
 static void search_rows(Search *s, int i)
 {
     int n = s->n, br = s->br;
     if (i == n) {
-        leaf(s);
+        leaf(s, 1);
         return;
     }
+    if (s->next == s->ndigits + 1 && finish(s, i))
+        return;
     int lo = 0, hi = n;
     if (i % br) {
         lo = (s->rows[i - 1] / br) * br;
@@ -245,14 +390,14 @@ static void search_rows(Search *s, int i)
             open_rows[nopen++] = (uint8_t)r;
             continue;
         }
-        int cmp = least < 0 ? -1 : memcmp(t, text[least], n);
+        int cmp = least < 0 ? -1 : compare_text(t, text[least]);
         if (cmp < 0) {
             least = nknown;
             order[0] = (uint8_t)r;
             mult[0] = m;
             nknown = 1;
             if (least != 0) {
-                memcpy(text[0], t, n);
+                memcpy(text[0], t, MAX_SIDE);
                 least = 0;
             }
         } else if (cmp == 0) {
@@ -678,18 +823,23 @@ static void twin_classes(Lines *L, uint32_t *lines, uint32_t *blocks)
         }
 }
 
-/* The twin rows, bands, columns and stacks of s->g[0], for each grid searched. */
+/* The twin rows, bands, columns and stacks of s->g[0], for each grid searched; the given
+   cells of each row of each grid, and the digits present. */
 static void find_twins(Search *s)
 {
     int n = s->n;
     const uint8_t *g = s->g[0];
-    uint32_t row_mask[MAX_SIDE] = {0}, col_mask[MAX_SIDE] = {0};
+    uint32_t *row_mask = s->row_mask[0], *col_mask = s->row_mask[1], digits = 0;
+    memset(s->row_mask, 0, sizeof s->row_mask);
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
-            uint32_t given = g[r * n + c] != 0;
+            int v = g[r * n + c];
+            uint32_t given = v != 0;
             row_mask[r] |= given << c;
             col_mask[c] |= given << r;
+            digits |= 1u << v;
         }
+    s->ndigits = __builtin_popcount(digits >> 1);
     Lines rows = {.g = g, .n = n, .block = s->br, .rs = n, .ks = 1, .mask = row_mask};
     Lines cols = {.g = g, .n = n, .block = s->bc, .rs = 1, .ks = n, .mask = col_mask};
     twin_classes(&rows, s->row_cls[0], s->band_cls[0]);

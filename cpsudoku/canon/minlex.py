@@ -31,6 +31,7 @@ search, and the tests compare the two.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -209,6 +210,7 @@ class _Search:
         self.best[:n] = first_row_bound(lines, box_cols)
         self.label = [0] * (n + 1)
         self.next_label = 1
+        self.digits = len(set(cells) - {0})  # the digits present: labelled sooner or later
         self.count = 0
         self.found: tuple[int, list[int], list[int], list[int]] | None = None
         self.grid = grid
@@ -275,6 +277,8 @@ class _Search:
         if i == n:
             self._leaf()
             return
+        if self.next_label == self.digits + 1 and self._finish(i):
+            return
         if i % br == 0:
             used = {r // br for r in self.rows}
             choices = [r for r in range(n) if r // br not in used]
@@ -291,6 +295,79 @@ class _Search:
                 self._known_row(i, text)
             self.rows.pop()
         self.mult = outer
+
+    def _finish(self, i: int) -> bool:
+        """Write rows ``i``.. at once when each writes a known string; False if not.
+
+        Once every digit has its label and no row left has a given in a deferred
+        column, each row left writes one fixed string wherever it goes. The least
+        completion is then the current band's rows in increasing order of those
+        strings, then the bands left, each as its rows in increasing order, in
+        increasing order of those; the completions that tie with it permute rows of
+        equal strings within a band, and bands of equal strings: they are counted, not
+        searched. (Full grids and puzzles of whole rows reach this after their first
+        full row.) Ties are broken by index. The current band is written first, so
+        that a larger one prunes before the other bands' strings are made.
+        """
+        n, br = self.n, self.br
+        deferred = [c for pool in self.pools for c in pool]
+        placed = set(self.rows)
+        left = [r for r in range(n) if r not in placed]
+        grid, label = self.grid, self.label
+        if any(grid[r][c] for r in left for c in deferred):
+            return False
+        texts: dict[int, list[int]] = {}
+        ties = 1
+
+        def ordered(rows: list[int]) -> list[int]:
+            """Rows in increasing order of their strings; their ties counted."""
+            nonlocal ties
+            for r in rows:
+                texts[r] = [label[grid[r][c]] if c >= 0 else 0 for c in self.cols]
+            rows = sorted(rows, key=lambda r: (texts[r], r))
+            for _, same in itertools.groupby(rows, key=lambda r: texts[r]):
+                ties *= math.factorial(len(list(same)))
+            return rows
+
+        best, pos = self.best, i * n
+        better = False
+
+        def write(rows: list[int]) -> bool:
+            """Write the rows' strings on; False when a larger cell prunes them."""
+            nonlocal pos, better
+            for r in rows:
+                for lab in texts[r]:
+                    if not better and lab != best[pos]:
+                        if lab > best[pos]:
+                            return False
+                        better = True  # a new best: the rest of the grid is this
+                        self.count = 0
+                    best[pos] = lab
+                    pos += 1
+            return True
+
+        current = self.rows[-1] // br if i % br else -1
+        order = ordered([r for r in left if r // br == current])
+        if not write(order):
+            return True
+        bands = sorted(
+            (list(itertools.chain.from_iterable(texts[r] for r in rows)), rows)
+            for rows in (
+                ordered([r for r in left if r // br == b])
+                for b in sorted({r // br for r in left} - {current})
+            )
+        )
+        for _, same in itertools.groupby(bands, key=lambda band: band[0]):
+            ties *= math.factorial(len(list(same)))
+        for _, rows in bands:
+            if not write(rows):
+                return True
+            order += rows
+        rows = self.rows
+        self.rows = rows + order
+        self._leaf(ties)
+        self.rows = rows
+        return True
 
     def _twins(self, choices: list[int], i: int) -> list[tuple[int, int]]:
         """The candidate rows of output row ``i`` that stand for their twins.
@@ -551,9 +628,12 @@ class _Search:
                 self.next_label -= 1
         self.mult = outer
 
-    def _leaf(self) -> None:
-        """Every string written equals the best: count its transformations."""
-        ways = self.mult
+    def _leaf(self, ties: int = 1) -> None:
+        """Every string written equals the best: count its transformations.
+
+        ``ties``: the row orders it stands for (see :meth:`_finish`).
+        """
+        ways = self.mult * ties
         for pool in self.pools:
             ways *= math.factorial(len(pool))
         self.count += ways
