@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import math
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 
 from cpsudoku import canonical, equivalent, transform
 from cpsudoku.canon import Transformation, TransformationError, canonical_lines, minlex_built
-from cpsudoku.canon.minlex import compiled, minlex
+from cpsudoku.canon.minlex import compiled, minlex, twin_classes
 from cpsudoku.cli import main
 from cpsudoku.datasets.records import read_records
 from cpsudoku.generate import generate_grid
@@ -263,6 +265,246 @@ def test_automorphisms_of_known_symmetric_grids() -> None:
     assert canonical("." * 256).automorphisms == 2 * 24**10  # graph key, nauty's order
     # 12x12, 3x4 boxes: 4! bands x 3!^4 rows, 3! stacks x 4!^3 columns, no transposition.
     assert canonical("." * 144).automorphisms == 24 * 6**4 * 6 * 24**3
+
+
+# ------------------------------------------------------------------ regular puzzles
+#
+# Very regular valid puzzles (whole rows, bands, boxes or digits of a grid, and nothing
+# else) are the search's worst cases: their automorphisms run into the hundreds of
+# millions, and every one of them ties. The search counts the twins among them (empty
+# rows of a band, empty bands, columns and stacks whose digits appear nowhere else)
+# instead of enumerating them; these tests hold it to brute force where that is
+# affordable, to the Python reference elsewhere, and to counts found by reasoning.
+
+
+def pattern_grid(box: str) -> Puzzle:
+    """The most regular valid grid of a box shape: each row a shift of the first."""
+    br, bc = map(int, box.split("x"))
+    n = br * bc
+    cells = tuple((bc * (r % br) + r // br + c) % n + 1 for r in range(n) for c in range(n))
+    return Puzzle(Rules.classic(br, bc), cells)
+
+
+#: Which cells of a grid a regular puzzle keeps: keep(row, col, value, box rows, box cols).
+REGULAR: dict[str, Callable[[int, int, int, int, int], bool]] = {
+    "one row": lambda r, c, v, br, bc: r == 0,
+    "one column": lambda r, c, v, br, bc: c == 0,
+    "one band": lambda r, c, v, br, bc: r < br,
+    "one stack": lambda r, c, v, br, bc: c < bc,
+    "one box": lambda r, c, v, br, bc: r < br and c < bc,
+    "one cell": lambda r, c, v, br, bc: r == c == 0,
+    "two rows": lambda r, c, v, br, bc: r < 2,
+    "a row and a column": lambda r, c, v, br, bc: r == 0 or c == 0,
+    "a band and a stack": lambda r, c, v, br, bc: r < br or c < bc,
+    "the first row of each band": lambda r, c, v, br, bc: r % br == 0,
+    "the diagonal boxes": lambda r, c, v, br, bc: r // br == c // bc,
+    "one digit": lambda r, c, v, br, bc: v == 1,
+    "two digits": lambda r, c, v, br, bc: v <= 2,
+    "all but one digit": lambda r, c, v, br, bc: v != 1,
+    "all but one row": lambda r, c, v, br, bc: r != 0,
+    "all but one band": lambda r, c, v, br, bc: r >= br,
+    "every cell": lambda r, c, v, br, bc: True,
+}
+
+
+def regular(grid: Puzzle, kind: str) -> Puzzle:
+    """The regular puzzle ``kind`` (see :data:`REGULAR`) cut from a grid."""
+    br, bc, n = grid.rules.box_rows, grid.rules.box_cols, grid.n
+    keep = REGULAR[kind]
+    cells = tuple(v if keep(k // n, k % n, v, br, bc) else 0 for k, v in enumerate(grid.cells))
+    return Puzzle(grid.rules, cells)
+
+
+def regular_puzzles(box: str, kinds: Iterator[str] | list[str] | None = None) -> list[Puzzle]:
+    """The regular puzzles of a box shape, cut from the pattern grid and a generated one."""
+    grids = [pattern_grid(box), generate_grid(box, seed=1)]
+    return [regular(g, kind) for g in grids for kind in (kinds or REGULAR)]
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "3x2"])
+def test_regular_puzzles_match_brute_force(box: str) -> None:
+    br, bc = map(int, box.split("x"))
+    empty = Puzzle(Rules.classic(br, bc), (0,) * (br * bc) ** 2)
+    for p in [*regular_puzzles(box), empty]:
+        expected = brute_force(p.cells, br, bc)
+        reference = minlex(p.cells, br, bc)
+        assert (reference.cells, reference.automorphisms) == expected
+        assert reference.transformation.apply(p.cells) == reference.cells
+        c = canonical(p)
+        assert (c.form.cells, c.automorphisms) == expected
+
+
+@pytest.mark.slow
+def test_a_regular_9x9_puzzle_matches_brute_force() -> None:
+    """One full box and nothing else: twin rows, bands, columns and stacks at once."""
+    p = regular(generate_grid("3x3", seed=4), "one box")
+    c = canonical(p)
+    assert (c.form.cells, c.automorphisms) == brute_force_9x9(p.cells)
+    assert c.automorphisms == 2 * 432 * 432  # see test_automorphisms_of_regular_puzzles
+
+
+#: The regular puzzles whose Python reference search takes at most about 0.1 s.
+QUICK_REGULAR = [
+    "one row",
+    "one column",
+    "one stack",
+    "one box",
+    "one cell",
+    "a band and a stack",
+    "the diagonal boxes",
+    "one digit",
+    "two digits",
+]
+
+
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+@pytest.mark.parametrize("box", ["2x4", "4x2", "3x3", "3x4", "4x3"])
+def test_compiled_search_agrees_with_the_reference_on_regular_puzzles(box: str) -> None:
+    """Form, count and the transformation itself: the twins are chosen alike."""
+    br, bc = map(int, box.split("x"))
+    kinds = list(REGULAR) if br * bc <= 9 else QUICK_REGULAR
+    for p in regular_puzzles(box, kinds):
+        fast, slow = canonical(p), minlex(p.cells, br, bc)
+        assert fast.form.cells == slow.cells
+        assert fast.automorphisms == slow.automorphisms
+        assert fast.transformation == slow.transformation
+
+
+def _line_orders(n: int, size: int) -> int:
+    """How many orders of n lines keep blocks of ``size`` whole: (n/size)! * size!^(n/size)."""
+    return math.factorial(n // size) * math.factorial(size) ** (n // size)
+
+
+@pytest.mark.parametrize("box", ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3", "3x4", "4x3"])
+def test_automorphisms_of_regular_puzzles(box: str) -> None:
+    """Counts found by reasoning, not by a search.
+
+    Row orders (R of them) and column orders (C) act independently; a puzzle's
+    automorphisms are the pairs that map its given cells onto themselves, any
+    relabelling of the digits allowed. Every given line below holds distinct digits,
+    so any order of its cells is undone by a relabelling, and by orbit and stabiliser
+    the orders that keep one of n rows in place are R / n (the row orders move any row
+    to any row), those that keep one of n / br bands in place R / (n / br). A
+    transposition (square boxes) maps a row to a column, so it is an automorphism only
+    where the puzzle is its own transpose up to those orders: an empty grid, one cell,
+    one box.
+    """
+    br, bc = map(int, box.split("x"))
+    n = br * bc
+    rows, cols = _line_orders(n, br), _line_orders(n, bc)
+    flip = 2 if br == bc else 1
+    grid = generate_grid(box, seed=2)
+    empty = Puzzle(grid.rules, (0,) * n * n)
+    expected = {
+        empty: flip * rows * cols,
+        regular(grid, "one row"): rows // n * cols,  # 215 million on 12x12
+        regular(grid, "one column"): rows * (cols // n),
+        regular(grid, "one cell"): flip * (rows // n) * (cols // n),
+        regular(grid, "one box"): flip * (rows // (n // br)) * (cols // (n // bc)),
+    }
+    for p, count in expected.items():
+        assert canonical(p).automorphisms == count, p.line()
+    if box == "3x4":
+        assert expected[regular(grid, "one row")] == 214_990_848
+
+
+@pytest.mark.parametrize("box", ["2x4", "4x2", "3x3", "3x4", "4x3"])
+def test_automorphisms_of_regular_puzzles_agree_with_nauty(box: str) -> None:
+    """An independent count: nauty's group order of the puzzle's graph (the graph key).
+
+    The minlex search multiplies most of these counts out of twin classes and ties
+    instead of meeting each automorphism; nauty shares none of that.
+    """
+    for p in regular_puzzles(box):
+        graph = canonical(p, method="graph")
+        assert canonical(p).automorphisms == graph.automorphisms, p.line()
+
+
+@pytest.mark.parametrize("box", ["3x3", "3x4", "4x3"])
+def test_regular_puzzles_are_invariant_under_transformations(box: str) -> None:
+    """The former worst cases (seconds to minutes each) among them."""
+    rng = random.Random(f"regular {box}")
+    br, bc = map(int, box.split("x"))
+    for p in regular_puzzles(box):
+        c = canonical(p)
+        assert transform(p, c.transformation) == c.form
+        for _ in range(3):
+            q = transform(p, random_transformation(br, bc, rng))
+            cq = canonical(q)
+            assert (cq.form, cq.automorphisms) == (c.form, c.automorphisms)
+            assert transform(q, cq.transformation) == cq.form
+
+
+@pytest.mark.skipif(not minlex_built(), reason="the compiled minlex search was not built")
+def test_the_former_worst_cases_take_well_under_a_second() -> None:
+    """One full row took 40 s on 12x12, one band 11-18 s, two rows 6-8 s.
+
+    A loose bound: the machine may be busy.
+    """
+    for box in ("3x4", "4x3"):
+        for kind in ("one row", "one band", "two rows", "the first row of each band"):
+            p = regular(generate_grid(box, seed=1), kind)
+            start = time.perf_counter()
+            canonical(p)
+            assert time.perf_counter() - start < 2.0, (box, kind)
+
+
+def test_twins_are_automorphisms() -> None:
+    """Each twin class the search folds is a class of real symmetries of the grid."""
+    for box in ("2x3", "3x3", "3x4", "4x3"):
+        br, bc = map(int, box.split("x"))
+        n = br * bc
+        for p in regular_puzzles(box):
+            grid = [list(p.cells[r * n : (r + 1) * n]) for r in range(n)]
+            transposed = [list(col) for col in zip(*grid, strict=True)]
+            for lines, block in ((grid, br), (transposed, bc)):
+                rows, bands = twin_classes(lines, block)
+                identity = list(range(n))
+                for r in range(n):
+                    for other in _members(rows[r]):
+                        order = identity.copy()
+                        order[r], order[other] = other, r
+                        assert _symmetric(lines, order), (box, r, other)
+                for b in range(n // block):
+                    for other in _members(bands[b]):
+                        assert _band_swap_is_symmetric(lines, block, b, other), (box, b)
+
+
+def test_twin_classes_of_a_one_row_puzzle() -> None:
+    """12x12, 3x4 boxes, row 0 full: what the search folds instead of enumerating."""
+    p = regular(generate_grid("3x4", seed=1), "one row")
+    grid = [list(p.cells[r * 12 : (r + 1) * 12]) for r in range(12)]
+    rows, bands = twin_classes(grid, 3)
+    assert rows[:3] == [0b001, 0b110, 0b110]  # the full row has no twin; the empty ones do
+    assert rows[3:] == [0b111 << 3] * 3 + [0b111 << 6] * 3 + [0b111 << 9] * 3
+    assert bands == [0b0001, 0b1110, 0b1110, 0b1110]
+    # Its columns: each holds one digit that appears nowhere else, so a stack's columns
+    # are twins, and so are the stacks.
+    columns, stacks = twin_classes([list(c) for c in zip(*grid, strict=True)], 4)
+    assert columns == [0b1111 << (4 * (c // 4)) for c in range(12)]
+    assert stacks == [0b111] * 3
+
+
+def _members(mask: int) -> list[int]:
+    return [k for k in range(mask.bit_length()) if mask >> k & 1]
+
+
+def _symmetric(lines: list[list[int]], order: list[int]) -> bool:
+    """Whether reading the lines in ``order`` gives the grid again, relabelled."""
+    flat = [v for line in lines for v in line]
+    return relabelled(tuple(v for r in order for v in lines[r])) == relabelled(tuple(flat))
+
+
+def _band_swap_is_symmetric(lines: list[list[int]], block: int, b1: int, b2: int) -> bool:
+    """Whether some swap of bands b1 and b2, row for row, is a symmetry."""
+    one = range(b1 * block, b1 * block + block)
+    for two in itertools.permutations(range(b2 * block, b2 * block + block)):
+        order = list(range(len(lines)))
+        for r1, r2 in zip(one, two, strict=True):
+            order[r1], order[r2] = r2, r1
+        if _symmetric(lines, order):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ invariance
