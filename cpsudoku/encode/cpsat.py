@@ -201,10 +201,8 @@ def _add_units(proto: cmh.CpModelProto, rules: Rules) -> None:
     """
     n = rules.n
     add = proto.constraints.add
-    for unit in rules.units:
-        if unit.kind in ("row", "column"):
-            continue
-        full = len(unit.cells) == n
+    for unit in rules.units[2 * n :]:  # the rows and columns come first (not by name:
+        full = len(unit.cells) == n  # an extra region may be called anything)
         for d in range(n):
             literals = [i * n + d for i in unit.cells]
             (add().exactly_one if full else add().at_most_one).literals.extend(literals)

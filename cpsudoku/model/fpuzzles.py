@@ -179,7 +179,7 @@ def from_fpuzzles(obj: Mapping[str, Any]) -> Puzzle:
     rules = base
     if custom_regions:
         parts = [tuple(regions[k]) for k in sorted(regions)]
-        boxes = sorted(tuple(u.cells) for u in base.units if u.kind == "box")
+        boxes = sorted(tuple(u.cells) for u in base.units[2 * n : 3 * n])  # rows, cols, boxes
         if sorted(parts) != boxes:
             rules = Rules.jigsaw(parts)
     extra: list[Region] = []

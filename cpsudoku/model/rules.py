@@ -599,5 +599,6 @@ def disjoint_groups(rules: Rules) -> tuple[Region, ...]:
     """
     if rules.box is None:
         raise RulesError("disjoint groups need boxes; these rules have jigsaw regions")
-    boxes = [u.cells for u in rules.units if u.kind == "box"]
-    return tuple(Region("disjoint group", tuple(b[k] for b in boxes)) for k in range(rules.n))
+    n = rules.n
+    boxes = [u.cells for u in rules.units[2 * n : 3 * n]]  # rows, columns, then boxes
+    return tuple(Region("disjoint group", tuple(b[k] for b in boxes)) for k in range(n))

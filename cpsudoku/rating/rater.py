@@ -340,8 +340,9 @@ def _tables(g: Rules) -> _Tables:
         scan_order=scan_order,
         pointing=tuple(pointing),
         claiming=tuple(claiming),
-        rows=tuple(u.cells for u in units if u.kind == "row"),
-        cols=tuple(u.cells for u in units if u.kind == "column"),
+        rows=tuple(u.cells for u in units[: g.n]),  # the units open with the rows
+        cols=tuple(u.cells for u in units[g.n : 2 * g.n]),  # and the columns (by place:
+        # an extra region may be called anything)
     )
 
 
