@@ -325,12 +325,13 @@ def constraint_clauses(
                 if not mask >> (d - 1) & 1
             )
         elif isinstance(c, LinearSum | Sandwich):
-            written: list[Clause] = []
+            written: list[Clause] = [] if lead else out  # unguarded: no copy
             if isinstance(c, LinearSum):
                 top = linear_clauses(c, n, top, written, local)
             else:
                 top = sandwich_clauses(c, n, top, written, local)
-            out.extend((*lead, *clause) for clause in written)
+            if lead:
+                out.extend((*lead, *clause) for clause in written)
         else:
             raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
         if meanings is not None and local:
