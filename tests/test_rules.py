@@ -113,3 +113,26 @@ def test_rules_reach_the_portfolio_engines() -> None:
         r = portfolio.solve(PUZZLE)
     assert r.status == "unique"
     assert r.solution == solve(TEXT, backend="backtrack", box=X).solution
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.classic(2, 3),
+        Rules.classic(3, 3).with_extra(*X.extra),
+        Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 12, 13, 14], [9, 10, 11, 15]]),
+        Rules.jigsaw([[0, 1, 4, 5], [2, 3, 6, 7], [8, 12, 13, 14], [9, 10, 11, 15]]).with_extra(
+            Region("region", (0, 15)), Region("diagonal", (0, 5, 10, 15))
+        ),
+    ],
+    ids=str,
+)
+def test_the_fast_forms_of_the_units_say_what_the_units_say(rules: Rules) -> None:
+    # unit_cells, units_of and peers are built without the Unit objects (a jigsaw
+    # dataset has rules per puzzle); they must agree with them.
+    units = rules.units
+    assert rules.unit_cells == tuple(u.cells for u in units)
+    for i in range(rules.cells):
+        holding = tuple(k for k, u in enumerate(units) if i in u.cells)
+        assert rules.units_of[i] == holding
+        assert rules.peers[i] == tuple(sorted({j for k in holding for j in units[k].cells} - {i}))

@@ -9,7 +9,7 @@ Two strategies, selected by variant word:
   row-major order, values 1..n in turn, each checked against the cell's row, column
   and box. Kept so the benchmark can show how far the real oracle is ahead of it.
 
-Both read the rules only from ``rules.unit_cells`` / ``rules.peers``, so they
+Both read the rules only from ``rules.unit_cells`` (and ``units_of``, ``peers``), so they
 work for any box shape (and any other unit layout); other constraints (killer cages)
 narrow the candidates by their own rule
 (:meth:`~cpsudoku.model.constraints.Constraint.narrow`, then singles again, to a
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
-from cpsudoku.model.candidates import Layout, layout, place, singles, start
+from cpsudoku.model.candidates import Layout, fill, layout, singles, start
 from cpsudoku.model.constraints import Constraint
 from cpsudoku.model.puzzle import Puzzle
 
@@ -67,8 +67,9 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
     constraints, n = puzzle.rules.constraints, puzzle.rules.n
     found = Search()
     nodes = guesses = 0
-    # The root's candidates are narrowed by its first round of singles; a child's are
-    # exact (its parent's, less the branch value, through ``place``).
+    # The root's candidates are worked out by its first round of singles; a child's are
+    # its parent's, and its first round takes out what its units hold (the branch
+    # value, placed by ``fill`` in the units only: no peers needed).
     root = start(lay, puzzle.cells, exact=False)
     stack: list[tuple[list[int], list[int], list[int], bool]] = [(*root, False)]
     while stack:
@@ -78,7 +79,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
         if deadline is not None and time.perf_counter() > deadline:
             found.timed_out = True
             break
-        if singles(lay, vals, cand, used, exact=guessed)[1]:
+        if singles(lay, vals, cand, used, known="units" if guessed else "none")[1]:
             continue  # a contradiction
         if constraints and not _propagate(constraints, lay, vals, cand, used, n):
             continue  # a cage (or another constraint) cannot be kept
@@ -104,7 +105,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             bit = m & -m
             m ^= bit
             child = vals.copy(), cand.copy(), used.copy()
-            place(lay, *child, best, bit.bit_length())
+            fill(lay, *child, best, bit.bit_length())
             children.append((*child, True))
         stack.extend(reversed(children))  # smallest value explored first
     else:
@@ -182,7 +183,7 @@ def _propagate(
             changed |= step
         if not changed:
             return True
-        if singles(lay, vals, cand, used, exact=True)[1]:
+        if singles(lay, vals, cand, used)[1]:
             return False
 
 

@@ -17,8 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from cpsudoku.model.rules import Rules
+
+#: What :func:`singles` may assume of ``cand`` when it starts: ``"exact"``, every open
+#: cell's possible values; ``"units"``, those values, but values placed since (by
+#: :func:`fill`) are marked only in ``used``; ``"none"``, nothing (it is not read).
+Known = Literal["exact", "units", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +36,8 @@ class Layout:
         full: the mask of all ``n`` values.
         unit_cells: the cells of every unit.
         units_of: for each cell, the units holding it.
-        peers: for each cell, the other cells sharing a unit with it.
+        rules: the rules themselves (their :attr:`~Rules.peers`, worked out when first
+            asked for: the oracle's search does without them).
         complete: for each unit, whether it has ``n`` cells, so that it holds every
             value once (a smaller extra region only holds each at most once).
     """
@@ -39,8 +46,13 @@ class Layout:
     full: int
     unit_cells: tuple[tuple[int, ...], ...]
     units_of: tuple[tuple[int, ...], ...]
-    peers: tuple[tuple[int, ...], ...]
+    rules: Rules
     complete: tuple[bool, ...]
+
+    @property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the other cells sharing a unit with it."""
+        return self.rules.peers
 
 
 @lru_cache(maxsize=64)  # a jigsaw or killer dataset has rules per puzzle
@@ -51,7 +63,7 @@ def layout(rules: Rules) -> Layout:
         full=(1 << rules.n) - 1,
         unit_cells=rules.unit_cells,
         units_of=rules.units_of,
-        peers=rules.peers,
+        rules=rules,
         complete=tuple(len(cells) == rules.n for cells in rules.unit_cells),
     )
 
@@ -65,7 +77,7 @@ def start(
     clash are not looked for (an open cell may then have no candidate, which
     :func:`singles` reports). With ``exact=False`` every open cell gets all values
     instead: ``cand`` is left empty for a caller that runs :func:`singles` first with
-    ``exact=False`` (its first round works the candidates out from the units anyway):
+    ``known="none"`` (its first round works the candidates out from the units anyway):
     the oracle, whose easy puzzles would otherwise pay for that pass twice.
     """
     vals = list(cells)
@@ -105,6 +117,22 @@ def place(lay: Layout, vals: list[int], cand: list[int], used: list[int], i: int
         cand[j] &= off
 
 
+def fill(lay: Layout, vals: list[int], cand: list[int], used: list[int], i: int, v: int) -> None:
+    """Fill cell ``i`` with ``v`` and mark it used in the cell's units only.
+
+    The peers keep ``v`` among their candidates until :func:`singles` runs with
+    ``known="units"``, whose first round takes the units' values out of every open
+    cell: cheaper than :func:`place` when a round runs next anyway, and it needs no
+    peers (a jigsaw's rules are new for every puzzle, and its peers would be worked
+    out for one search).
+    """
+    bit = 1 << (v - 1)
+    vals[i] = v
+    cand[i] = 0
+    for u in lay.units_of[i]:
+        used[u] |= bit
+
+
 def naked_singles(
     lay: Layout, vals: list[int], cand: list[int], used: list[int], i: int, v: int
 ) -> bool:
@@ -136,14 +164,16 @@ def naked_singles(
 
 
 def singles(
-    lay: Layout, vals: list[int], cand: list[int], used: list[int], *, exact: bool = True
+    lay: Layout, vals: list[int], cand: list[int], used: list[int], *, known: Known = "exact"
 ) -> tuple[int, bool]:
     """Place naked and hidden singles until none is left, in place.
 
     ``cand`` holds every open cell's possible values, less any eliminations of the
-    caller's own (the rater's), exactly (as :func:`start` and :func:`place` keep it);
-    with ``exact=False`` it is not looked at in the first round, which works the
-    candidates out from the units (a grid fresh from ``start(..., exact=False)``).
+    caller's own (the rater's), exactly (as :func:`start` and :func:`place` keep it),
+    unless ``known`` says less (:data:`Known`): with ``"units"`` (after :func:`fill`)
+    the first round takes the units' values out of it, with ``"none"`` it is not
+    looked at in the first round, which works the candidates out from the units alone
+    (a grid fresh from ``start(..., exact=False)``).
     Placements made here mark only the units, not the peers; every later round takes
     the candidates afresh as ``cand`` less the values the cell's units hold, so on
     return ``cand`` is exact. The fixpoint is the same in any order. Returns the
@@ -155,10 +185,11 @@ def singles(
     unit_cells, units_of, complete = lay.unit_cells, lay.units_of, lay.complete
     cells = len(vals)
     placed = 0
-    # The first round: cand as it is (exact), or all values (not exact), narrowed by
-    # the units only once this round has placed something.
-    fresh = exact
-    rough = not exact
+    # The first round: cand as it is (exact), or narrowed by the units (units), or all
+    # values narrowed by the units (none); an exact one narrows by the units only once
+    # this round has placed something.
+    fresh = known == "exact"
+    rough = known == "none"
     while True:
         progress = False
         open_cells = False

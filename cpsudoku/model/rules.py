@@ -359,15 +359,8 @@ class Rules:
             return self.units_only.units
         n = self.n
         rows, cols = _lines(n)  # the same for every grid of this side (a jigsaw dataset)
-        third: list[Unit] = []
-        if self.box is not None:
-            br, bc = self.box
-            for b in range(n):
-                r0, c0 = (b // (n // bc)) * br, (b % (n // bc)) * bc
-                cells = tuple((r0 + dr) * n + c0 + dc for dr in range(br) for dc in range(bc))
-                third.append(Unit("box", b + 1, cells))
-        else:
-            third = [Unit("region", k + 1, cells) for k, cells in enumerate(self.regions)]
+        kind = "box" if self.box is not None else "region"
+        third = [Unit(kind, k + 1, cells) for k, cells in enumerate(self._third)]
         numbers: dict[str, int] = {}
         extra = []
         for region in self.extra:
@@ -375,12 +368,22 @@ class Rules:
             extra.append(Unit(region.kind, numbers[region.kind], region.cells))
         return (*rows, *cols, *third, *extra)
 
+    @property
+    def _third(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of the boxes, or of the jigsaw's regions."""
+        return _box_cells(self.n, *self.box) if self.box is not None else self.regions
+
     @cached_property
     def unit_cells(self) -> tuple[tuple[int, ...], ...]:
-        """The cells of each unit, in the order of :attr:`units` (the fast form)."""
+        """The cells of each unit, in the order of :attr:`units` (the fast form).
+
+        Built without the :class:`Unit` objects: a jigsaw dataset has rules per puzzle,
+        and an engine needs only the cells.
+        """
         if self.constraints:
             return self.units_only.unit_cells
-        return tuple(u.cells for u in self.units)
+        rows, cols = _line_cells(self.n)
+        return (*rows, *cols, *self._third, *(region.cells for region in self.extra))
 
     @cached_property
     def unit_getters(self) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
@@ -400,11 +403,18 @@ class Rules:
         """For each cell, the indices (into :attr:`units`) of the units holding it."""
         if self.constraints:
             return self.units_only.units_of
-        owners: list[list[int]] = [[] for _ in range(self.cells)]
-        for k, cells in enumerate(self.unit_cells):
+        n = self.n
+        third = [0] * self.cells  # each cell's box or region, as a unit index
+        for k, cells in enumerate(self._third, 2 * n):
+            for i in cells:
+                third[i] = k
+        if not self.extra:  # rows, columns and a partition: three units a cell, in C
+            return tuple(zip(*_line_owners(n), third, strict=True))
+        owners = [[r, c, k] for r, c, k in zip(*_line_owners(n), third, strict=True)]
+        for k, cells in enumerate(self.unit_cells[3 * n :], 3 * n):
             for i in cells:
                 owners[i].append(k)
-        return tuple(tuple(o) for o in owners)
+        return tuple(map(tuple, owners))
 
     @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
@@ -492,9 +502,36 @@ _NOUNS = {
 @lru_cache(maxsize=16)
 def _lines(n: int) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """The rows and the columns of an n x n grid, as units."""
-    rows = tuple(Unit("row", r + 1, tuple(r * n + c for c in range(n))) for r in range(n))
-    cols = tuple(Unit("column", c + 1, tuple(r * n + c for r in range(n))) for c in range(n))
+    rows, cols = _line_cells(n)
+    return (
+        tuple(Unit("row", r + 1, cells) for r, cells in enumerate(rows)),
+        tuple(Unit("column", c + 1, cells) for c, cells in enumerate(cols)),
+    )
+
+
+@lru_cache(maxsize=16)
+def _line_cells(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The cells of the rows and of the columns of an n x n grid."""
+    rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+    cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
     return rows, cols
+
+
+@lru_cache(maxsize=16)
+def _line_owners(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each cell's row and column, as unit indices (rows 0..n-1, then columns)."""
+    cells = range(n * n)
+    return tuple(i // n for i in cells), tuple(n + i % n for i in cells)
+
+
+@lru_cache(maxsize=64)
+def _box_cells(n: int, br: int, bc: int) -> tuple[tuple[int, ...], ...]:
+    """The cells of the boxes of ``br x bc`` cells, row-major."""
+    out = []
+    for b in range(n):
+        r0, c0 = (b // (n // bc)) * br, (b % (n // bc)) * bc
+        out.append(tuple((r0 + dr) * n + c0 + dc for dr in range(br) for dc in range(bc)))
+    return tuple(out)
 
 
 #: Every Rules object alive, by its fields: interning hands out the live one.

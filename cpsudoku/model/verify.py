@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import compress
+from itertools import chain, compress
 from operator import add, itemgetter
 
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
@@ -101,18 +101,20 @@ def _layout(
     A getter of every unit's values, one unit after another; the matching key offsets
     ``k*(n+1)`` (k = the unit's index); and the set 1..n.
     """
-    order = [i for cells in g.unit_cells for i in cells]
     return (
-        itemgetter(*order),
-        _offsets(g.n, tuple(map(len, g.unit_cells))),
+        itemgetter(*chain.from_iterable(g.unit_cells)),
+        _offsets(g.n, tuple(map(len, g.unit_cells)) if g.extra else len(g.unit_cells)),
         frozenset(range(1, g.n + 1)),
     )
 
 
 @lru_cache(maxsize=64)
-def _offsets(n: int, lengths: tuple[int, ...]) -> tuple[int, ...]:
+def _offsets(n: int, lengths: tuple[int, ...] | int) -> tuple[int, ...]:
     """The key offset ``k*(n+1)`` of each cell of each unit k, for units of these lengths.
 
-    The same for every rule set with the same unit sizes (every jigsaw of a side).
+    ``lengths`` as a number: that many units of ``n`` cells (every jigsaw of a side:
+    its key is not a tuple to hash).
     """
+    if isinstance(lengths, int):
+        lengths = (n,) * lengths
     return tuple(k * (n + 1) for k, length in enumerate(lengths) for _ in range(length))
