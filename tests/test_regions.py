@@ -15,6 +15,7 @@ import pytest
 from conftest import LATIN_4X4
 
 from cpsudoku.engines import create_backend, native_built
+from cpsudoku.engines import sat as sat_engine
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 
@@ -66,6 +67,19 @@ def _case(rng: random.Random) -> tuple[Puzzle, int]:
 
 @pytest.mark.parametrize("spec", ENGINES)
 def test_one_engine_counts_many_jigsaws_as_brute_force(spec: str) -> None:
+    _counts_as_brute_force(spec)
+
+
+@pytest.mark.skipif(not native_built(), reason="the compiled region writer is the other one")
+def test_sat_counts_as_brute_force_with_the_python_region_writer_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An install without a C compiler writes a jigsaw's regions in Python.
+    monkeypatch.setattr(sat_engine, "_region_writer", None)
+    _counts_as_brute_force("sat")
+
+
+def _counts_as_brute_force(spec: str) -> None:
     rng = random.Random(11)
     cases = [_case(rng) for _ in range(120)]
     counts = []

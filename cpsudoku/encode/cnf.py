@@ -69,6 +69,12 @@ ConstraintMeaning = tuple[int, int, str, tuple[object, ...]]
 #: An at-most-one writer: (literals, top variable, output) -> new top variable.
 AtMostOne = Callable[[Sequence[int], int, list[Clause]], int]
 
+#: A writer of units of n cells for one puzzle, as :func:`region_literals`: (units, n,
+#: givens, lead, clauses out, literals to assume out).
+RegionWriter = Callable[
+    [Sequence[Sequence[int]], int, Sequence[int], Clause, list[Clause], list[int]], None
+]
+
 
 @dataclass(frozen=True, slots=True)
 class RuleClauses:
@@ -148,6 +154,8 @@ def unit_clauses(
     givens: Sequence[int],
     *,
     guard: int = 0,
+    assumed: list[int] | None = None,
+    writer: RegionWriter | None = None,
 ) -> int:
     """Append one puzzle's clauses of ``units`` (regions, extra regions) to a grid's lines.
 
@@ -160,10 +168,20 @@ def unit_clauses(
     becomes a unit clause for each other cell that could still hold it. A compact
     at-most-one encoding writes each unit whole, its variables numbered from ``top +
     1``. With a ``guard``, every clause starts with ``-guard``. Returns the new top.
+
+    With ``assumed`` (a list the caller assumes along with the guard), the extended
+    pairwise encoding writes units of ``n`` cells by :func:`region_literals`, which
+    puts its one-literal clauses there; or by ``writer``, a function of the same
+    arguments and output (the compiled engine's, for the SAT engine).
     """
     lead = (-guard,) if guard else ()
     if at_most_one == "pairwise":
-        _unit_clauses_given(units, n, encoding, out, lead, givens)
+        if assumed is not None and encoding == "extended":
+            full = [u for u in units if len(u) == n]
+            (writer or region_literals)(full, n, givens, lead, out, assumed)
+            units = [u for u in units if len(u) != n]
+        if units:
+            _unit_clauses_given(units, n, encoding, out, lead, givens)
         return top
     amo = _compact(at_most_one)
     for cells in units:
@@ -175,6 +193,75 @@ def unit_clauses(
             if encoding == "extended" and len(cells) == n:
                 out.append((*lead, *lits))
     return top
+
+
+def region_literals(
+    units: Sequence[Sequence[int]],
+    n: int,
+    givens: Sequence[int],
+    lead: Clause,
+    out: list[Clause],
+    assumed: list[int],
+) -> None:
+    """Units of ``n`` cells for a live solver holding the lines (extended encoding).
+
+    For one puzzle, whose ``givens`` the solver assumes along with ``assumed``: per
+    unit and value it lacks, "at least one of the cells the lines leave that value"
+    (a clause starting with ``lead``; one such cell: its literal is assumed; none:
+    the clause ``lead`` alone, no solution), and per value given in the unit, each
+    other cell the lines leave it assumed not to hold it. No at-most-one clause: each
+    cell holds exactly one value (the lines' cell clauses), so n cells holding each of
+    n values at least once hold each exactly once; the pairs the pairwise encoding
+    would add are implied, and on a jigsaw dataset writing them cost more than they
+    saved (docs/design.md). Two givens of one value in a unit write ``lead`` alone.
+
+    Cells are bit sets (Python integers): a value's candidates are the open cells
+    outside the rows and columns that hold it, and a unit's are those among its cells.
+    """
+    lines, bits = _line_bits(n)
+    seen = [0] * (n + 1)  # per value: the rows and columns holding it, as cells
+    filled = 0
+    for i, v in enumerate(givens):
+        if v:
+            seen[v] |= lines[i]
+            filled |= bits[i]
+    digits = range(1, n + 1)
+    for cells in units:
+        placed = 0
+        for i in cells:
+            v = givens[i]
+            if v:
+                if placed >> v & 1:  # two givens clash in the unit: no solution
+                    out.append(lead)
+                placed |= 1 << v
+        left = sum(map(bits.__getitem__, cells)) & ~filled
+        for d in digits:
+            there = left & ~seen[d]
+            if placed >> d & 1:  # given in the unit: no other cell holds it
+                while there:
+                    low = there & -there
+                    assumed.append(-((low.bit_length() - 1) * n + d))
+                    there ^= low
+            elif there & (there - 1):
+                lits = []
+                while there:
+                    low = there & -there
+                    lits.append((low.bit_length() - 1) * n + d)
+                    there ^= low
+                out.append((*lead, *lits))
+            elif there:  # one cell left for it
+                assumed.append((there.bit_length() - 1) * n + d)
+            else:  # no cell left for it: no solution
+                out.append(lead)
+
+
+@lru_cache(maxsize=16)
+def _line_bits(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per cell of an n x n grid: its row and column together, and itself, as cell bit sets."""
+    rows = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
+    cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    cells = range(n * n)
+    return tuple(rows[i // n] | cols[i % n] for i in cells), tuple(1 << i for i in cells)
 
 
 def _unit_clauses_given(

@@ -64,6 +64,8 @@ def layout(rules: Rules) -> _native.Layout:
     so do the cages the rule of 45 implies (:func:`implied_cages`); each pair of an
     anti-knight or anti-king rule is a unit of two cells.
     """
+    if not rules.constraints:  # regions alone: a jigsaw dataset builds one per puzzle
+        return _native.Layout(rules.n, rules.unit_cells)
     cages = [c for c in rules.constraints if isinstance(c, Cage)]
     cages += implied_cages(rules)[: rules.cells - len(cages)]  # the layout holds that many
     pairs = [p for c in rules.constraints if isinstance(c, PairRule) and c.differ for p in c.pairs]
@@ -135,7 +137,7 @@ class NativeBackend(Backend):
             limit,
             _seconds(time_limit),
             self.budget,
-            allowed=allowed_masks(rules),
+            allowed=allowed_masks(rules) if rules.constraints else None,
         )
         cells = rules.cells
         stats = {"nodes": nodes, "guesses": guesses}

@@ -75,6 +75,7 @@ import atexit
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Sequence
 from itertools import compress
 from typing import Any
@@ -101,6 +102,12 @@ from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+
+try:  # the compiled engine's region writer, when the extension was built
+    from cpsudoku.engines._native import MAX_SIDE as NATIVE_SIDE
+    from cpsudoku.engines._native import region_literals as _region_writer
+except ModuleNotFoundError:  # pragma: no cover - an install without a C compiler
+    NATIVE_SIDE, _region_writer = 0, None
 
 #: The solver used when none is named: fastest on every 9x9 set measured (docs/design.md).
 DEFAULT_SOLVER = "cadical153"
@@ -613,11 +620,11 @@ class _Incremental(_Engine):
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         guard = 0  # the selector of this puzzle's own constraints, if it has any
         if rules.constraints or self.lines:
-            guard, extra = self._guarded(rules, cells)
+            guard, extra, assumed = self._guarded(rules, cells)
             solver = self.solver or self._build()
-            add = solver.solver.add_clause  # the solver's own class: one call less a clause
-            for lits in extra:
-                add(lits)
+            # The solver's own class (one call less a clause), mapped in C.
+            deque(map(solver.solver.add_clause, extra), maxlen=0)
+            assumptions += assumed
             assumptions.append(guard)
         before: dict[str, int] = solver.accum_stats()  # the incremental solvers all report
         budget = ESCALATE_CONFLICTS
@@ -683,11 +690,13 @@ class _Incremental(_Engine):
             self._first_from_scratch(found, cells, deadline, rules)
         return found
 
-    def _guarded(self, rules: Rules, cells: tuple[int, ...]) -> tuple[int, list[Clause]]:
-        """A new guard and the clauses of the puzzle's own rules behind it.
+    def _guarded(self, rules: Rules, cells: tuple[int, ...]) -> tuple[int, list[Clause], list[int]]:
+        """A new guard, the clauses of the puzzle's own rules behind it, literals to assume.
 
         Its constraints, and on a solver of :attr:`lines` its regions and extra regions,
-        narrowed by its givens (``cells``), which every call of the puzzle assumes.
+        narrowed by its givens (``cells``), which every call of the puzzle assumes; the
+        regions' one-literal clauses are assumed with them
+        (:func:`~cpsudoku.encode.cnf.region_literals`).
 
         The cages the rule of 45 implies go in too (:func:`implied_cages`): they cut
         the search on killers about fivefold (docs/design.md). Auxiliary variables are
@@ -702,12 +711,22 @@ class _Incremental(_Engine):
         while True:
             guard = self.new_selector()
             extra: list[Clause] = []
+            assumed: list[int] = []
             top = unit_clauses(
-                regions, rules.n, r.encoding, r.at_most_one, r.top, extra, cells, guard=guard
+                regions,
+                rules.n,
+                r.encoding,
+                r.at_most_one,
+                r.top,
+                extra,
+                cells,
+                guard=guard,
+                assumed=assumed,
+                writer=_region_writer if rules.n <= NATIVE_SIDE else None,
             )
             used = constraint_clauses(constraints, rules, top, extra, guard=guard) - r.top
             if used <= self.aux:
-                return guard, extra
+                return guard, extra, assumed
             self.aux = 2 * used
             self.close()
             self._build()
