@@ -17,8 +17,13 @@ Either way the two timings differ only by what the family's regions cost or save
 engine: the comparison with "comparable classic puzzles" at its fairest. Every answer
 is checked against its grid.
 
+Jigsaw twins of a dataset's puzzles (its first ``-n`` unique ones) instead of
+generated ones: ``--source``.
+
     python benchmarks/region_overhead.py -n 100 --family x
     python benchmarks/region_overhead.py -n 100 --family jigsaw
+    python benchmarks/region_overhead.py -n 300 --family jigsaw \
+        --source benchmarks/data/forum_hardest_1106.txt
 """
 
 from __future__ import annotations
@@ -29,21 +34,27 @@ import subprocess
 import sys
 import time
 
+from cpsudoku.datasets.records import read_records
 from cpsudoku.engines import create_backend
 from cpsudoku.generate.grids import random_fill
 from cpsudoku.generate.variants import remove_clues
+from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules, anti_diagonal, diagonal, windows
 
 Case = tuple[Puzzle, tuple[int, ...]]  # a puzzle and its solution
 
 
-def puzzles(family: str, count: int, seed: int) -> list[tuple[Case, Case]]:
+def puzzles(
+    family: str, count: int, seed: int, source: str | None = None
+) -> list[tuple[Case, Case]]:
     """(the classic puzzle, its twin under the family's rules), each with its solution."""
     rng = random.Random(seed)
     classic = Rules.classic(3, 3)
     if family == "jigsaw":
-        return [(case, jigsaw_twin(*case, rng)) for case in minimal(classic, count, rng)]
+        cases = minimal(classic, count, rng) if source is None else read(source, count)
+        return [(case, jigsaw_twin(*case, rng)) for case in cases]
     extra = (diagonal(9), anti_diagonal(9)) if family == "x" else windows(9, 3, 3)
     rules = classic.with_extra(*extra)
     return [(case, (Puzzle(rules, case[0].cells), case[1])) for case in minimal(rules, count, rng)]
@@ -62,6 +73,25 @@ def minimal(fill: Rules, count: int, rng: random.Random) -> list[Case]:
             rng.shuffle(order)
             cells, _ = remove_clues(classic, tuple(grid), order, engine, 1.0)
             out.append((Puzzle(classic, tuple(cells)), tuple(grid)))
+    return out
+
+
+def read(path: str, count: int) -> list[Case]:
+    """The first ``count`` classic 9x9 puzzles of a dataset file that are unique."""
+    out = []
+    with create_backend("sat") as engine:
+        for record in read_records(path):
+            if len(out) == count:
+                break
+            try:
+                puzzle = parse(record.puzzle)
+            except PuzzleError:  # an unreadable record is no puzzle to twin
+                continue
+            if puzzle.rules != Rules.classic(3, 3):
+                continue
+            result = engine.solve(puzzle)
+            if result.status == "unique" and result.solution is not None:
+                out.append((puzzle, result.solution.cells))
     return out
 
 
@@ -90,6 +120,7 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=100)
     parser.add_argument("--family", choices=("x", "windoku", "jigsaw"), default="x")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--source", help="jigsaw twins of this dataset's classic puzzles")
     parser.add_argument("--backends", nargs="+", default=["native", "sat", "cpsat", "backtrack"])
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -101,9 +132,12 @@ def main() -> None:
         # same process would find done.
         for spec in args.backends:
             run = [sys.executable, __file__, "--one", "-n", str(args.n), "--backends", spec]
-            subprocess.run([*run, "--family", args.family, "--seed", str(args.seed)], check=True)
+            run += ["--family", args.family, "--seed", str(args.seed)]
+            subprocess.run([*run, *(["--source", args.source] if args.source else [])], check=True)
         return
-    made = puzzles(args.family, args.n, args.seed)
+    if args.source and args.family != "jigsaw":
+        parser.error("--source makes jigsaw twins only")
+    made = puzzles(args.family, args.n, args.seed, args.source)
     (spec,) = args.backends
     with create_backend(spec) as engine:
         rates = []

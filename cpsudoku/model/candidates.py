@@ -4,7 +4,9 @@ A grid in play is three lists: ``vals`` (0 for an open cell), ``cand`` (for each
 cell the bitmask of its values still possible, bit ``d-1`` for value ``d``; 0 for a
 filled one) and ``used`` (for each unit the bitmask of the values placed in it).
 :func:`start` builds them from a puzzle's givens; :func:`place` fills a cell and
-takes its value from its peers' candidates; :func:`singles` places naked and hidden
+takes its value from its peers' candidates (the rater); :func:`fill` marks it in the
+cell's units only, for a round of :func:`singles` to narrow the peers (the oracle's
+branches); :func:`singles` places naked and hidden
 singles to a fixpoint (the oracle, the rater); :func:`naked_singles` places one value
 and the naked singles that follow (the generator's random fill). Plain lists and
 functions, not objects: this is the inner loop of the oracle's search.
