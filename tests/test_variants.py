@@ -234,3 +234,35 @@ def test_certificates_cover_the_lines_the_dots_and_the_sums(tmp_path: Path) -> N
         elif row["family"] in ("thermometer", "kropki", "xv", "x", "jigsaw"):
             certify(puzzle, folder)
             assert check_certificate(folder).ok, row["family"]
+
+
+@pytest.mark.parametrize("row", SAMPLE, ids=_family)
+def test_solve_and_export_work_on_every_family_from_the_command_line(
+    row: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The text output draws the grid (a jigsaw's region borders, which has no boxes);
+    # the DIMACS export holds exactly the puzzle's one solution.
+    from pysat.solvers import Solver
+
+    text = json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]})
+    assert main(["solve", text]) == 0
+    out = capsys.readouterr().out
+    assert "unique: the only solution" in out
+    solution = parse(json.dumps({"rules": row["rules"], "puzzle": row["solution"]}))
+    drawing = out.split("\n\n")[0].splitlines()
+    if not solution.rules.is_classic:  # the rules applied, named first
+        assert drawing.pop(0).startswith("rules: ")
+    assert "".join(s for line in drawing for s in line if s.isalnum()) == str(solution)
+    cnf = tmp_path / "puzzle.cnf"
+    assert main(["export", "--to", "dimacs", text, "-o", str(cnf)]) == 0
+    lines = cnf.read_text().splitlines()
+    assert json.loads(lines[1].removeprefix("c rules: ")) == solution.rules.spec()
+    clauses = [[int(x) for x in line.split()[:-1]] for line in lines if line[:1] not in "cp"]
+    n = solution.n
+    with Solver("cadical153", bootstrap_with=clauses) as sat:
+        assert sat.solve()
+        model = [v for v in sat.get_model() if 0 < v <= n**3]
+        assert tuple((v - 1) % n + 1 for v in sorted(model)) == solution.cells
+        sat.add_clause([-v for v in model])
+        assert not sat.solve()  # the only one
+    assert main(["export", "--to", "cpsat", text, "-o", str(tmp_path / "puzzle.pb")]) == 0

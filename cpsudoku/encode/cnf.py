@@ -31,6 +31,7 @@ pairwise rules, :func:`to_dimacs`) is standard library only.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -705,7 +706,8 @@ def to_dimacs(
     body = [" ".join(map(str, c)) + " 0" for c in r.clauses]
     body.extend(f"{lit} 0" for (lit,) in units)
     header = [
-        f"c cpsudoku: {n}x{n} Sudoku, {g.box_rows}x{g.box_cols} boxes, {len(g.units)} units",
+        f"c cpsudoku: {g} Sudoku, {len(g.units)} no-repeat units",
+        f"c rules: {json.dumps(g.spec(), separators=(',', ':'))}",
         f"c encoding: {encoding} (Lynce & Ouaknine), at-most-one: {at_most_one}",
         f"c x(r,c,d) = r*N*N + c*N + d with N = {n}, 0-based row r and column c, "
         f"value d in 1..{n}: variables 1..{n**3}",
@@ -713,7 +715,9 @@ def to_dimacs(
         "column = (v-1) // N % N, value = (v-1) % N + 1",
     ]
     if r.top > n**3:
-        header.append(f"c variables {n**3 + 1}..{r.top}: auxiliary ({at_most_one} at-most-one)")
+        owners = [f"the {at_most_one} at-most-one"] if at_most_one != "pairwise" else []
+        owners += ["the constraints' (digit-set selectors, sums)"] if g.constraints else []
+        header.append(f"c variables {n**3 + 1}..{r.top}: auxiliary, {' and '.join(owners)}")
     header.append(f"c givens: {len(units)} unit clauses after the {len(r.clauses)} rules")
     if n <= 35:
         header.append(f"c puzzle: {puzzle}")

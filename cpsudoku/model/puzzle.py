@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cpsudoku.model.errors import ConflictingGivensError, ValueOutOfRangeError, WrongLengthError
@@ -77,7 +78,7 @@ class Puzzle:
         return "".join(map(table.__getitem__, self.cells))
 
     def pretty(self, symbols: str | None = None) -> str:
-        """A readable grid with box lines, e.g. for the command line.
+        """A readable grid with box lines (a jigsaw's region borders), e.g. for the CLI.
 
         ``symbols``: the symbols of the values, as in :meth:`line`.
         """
@@ -92,6 +93,8 @@ class Puzzle:
                 return g.symbol(v)
             return ("." if v == 0 else str(v)).rjust(width)
 
+        if g.box is None:
+            return _jigsaw_drawing(self.cells, g.regions, n, width, sym)
         groups = ["-" * ((width + 1) * g.box_cols + 1) for _ in range(n // g.box_cols)]
         rule = "+".join(groups)[1:-1]
         lines = []
@@ -148,6 +151,57 @@ class Puzzle:
 
     def _sym(self, v: int) -> str:
         return self.rules.symbol(v) if self.n <= len(SYMBOLS) else str(v)
+
+
+def _jigsaw_drawing(
+    cells: tuple[int, ...],
+    regions: tuple[tuple[int, ...], ...],
+    n: int,
+    width: int,
+    sym: Callable[[int], str],
+) -> str:
+    """A jigsaw's grid with its region borders drawn.
+
+    A ``|`` between two cells of a row in different regions, ``-`` under a cell whose
+    neighbour below is in another region, ``+`` where borders meet. Every gap is one
+    character wide, so the columns line up in every row.
+    """
+    region = [0] * (n * n)
+    for k, members in enumerate(regions):
+        for i in members:
+            region[i] = k
+
+    def apart(i: int, j: int) -> bool:
+        return region[i] != region[j]
+
+    lines = []
+    for r in range(n):
+        if r:  # the border between rows r-1 and r
+            parts = []
+            for c in range(n):
+                if c:
+                    marks = (
+                        apart((r - 1) * n + c - 1, (r - 1) * n + c),  # a bar above
+                        apart(r * n + c - 1, r * n + c),  # a bar below
+                    )
+                    sides = (
+                        apart((r - 1) * n + c - 1, r * n + c - 1),
+                        apart((r - 1) * n + c, r * n + c),
+                    )
+                    parts.append(_JUNCTIONS[any(marks), any(sides)])
+                parts.append(("-" if apart((r - 1) * n + c, r * n + c) else " ") * width)
+            lines.append("".join(parts).rstrip())
+        parts = []
+        for c in range(n):
+            if c:
+                parts.append("|" if apart(r * n + c - 1, r * n + c) else " ")
+            parts.append(sym(cells[r * n + c]))
+        lines.append("".join(parts))
+    return "\n".join(lines)
+
+
+#: The character where borders meet: (a bar above or below, a line left or right).
+_JUNCTIONS = {(False, False): " ", (True, False): "|", (False, True): "-", (True, True): "+"}
 
 
 def _empty_mark(symbols: str) -> str:
