@@ -266,3 +266,26 @@ def test_solve_and_export_work_on_every_family_from_the_command_line(
         sat.add_clause([-v for v in model])
         assert not sat.solve()  # the only one
     assert main(["export", "--to", "cpsat", text, "-o", str(tmp_path / "puzzle.pb")]) == 0
+
+
+@pytest.mark.parametrize("row", SAMPLE, ids=_family)
+def test_the_rater_rates_regions_and_refuses_other_rules_by_name(
+    row: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The rater's techniques know no-repeat regions only: on a killer they would see
+    # many solutions and call a proper puzzle "multiple". It refuses such rules.
+    from cpsudoku.model.errors import UnsupportedRulesError
+    from cpsudoku.rating import rate
+
+    text = json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]})
+    puzzle = parse(text)
+    if not puzzle.rules.constraints:
+        rating = rate(puzzle)
+        assert rating.status is Status.UNIQUE or rating.status is Status.TIMEOUT
+        if rating.solution is not None:
+            assert str(rating.solution) == row["solution"]
+        return
+    with pytest.raises(UnsupportedRulesError, match="cannot rate"):
+        rate(puzzle)
+    assert main(["rate", text]) == 2
+    assert "cannot rate" in capsys.readouterr().err

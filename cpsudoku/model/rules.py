@@ -326,9 +326,7 @@ class Rules:
     def __str__(self) -> str:
         n = self.n
         layout = f"{self.box[0]}x{self.box[1]} boxes" if self.box else "jigsaw regions"
-        more = "".join(
-            f" + {count} {kind}{'s' * (count > 1)}" for kind, count in self._kinds().items()
-        )
+        more = "".join(f" + {count} {_noun(kind, count)}" for kind, count in self._kinds().items())
         return f"{n}x{n} ({layout}{more})"
 
     def _kinds(self) -> dict[str, int]:
@@ -348,8 +346,7 @@ class Rules:
         meanings = {c.kind: c.meaning for c in self.constraints}
         for kind, count in self._kinds().items():
             meaning = f" ({meanings[kind]})" if kind in meanings else ""
-            one, more = _NOUNS.get(kind, (kind, f"{kind}s"))
-            lines.append(f"{count} {one if count == 1 else more}{meaning}")
+            lines.append(f"{count} {_noun(kind, count)}{meaning}")
         return lines
 
     @cached_property
@@ -497,6 +494,12 @@ _NOUNS = {
     "odd": ("set of odd cells", "sets of odd cells"),
     "candidates": ("set of given candidates", "sets of given candidates"),
 }
+
+
+def _noun(kind: str, count: int) -> str:
+    """How a count of a kind is written: "1 cage", "2 cages", "18 sandwiches"."""
+    one, more = _NOUNS.get(kind, (kind, f"{kind}s"))
+    return one if count == 1 else more
 
 
 @lru_cache(maxsize=16)

@@ -45,7 +45,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from cpsudoku.model.candidates import layout, place, singles, start
-from cpsudoku.model.errors import CpSudokuError
+from cpsudoku.model.errors import CpSudokuError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
@@ -917,7 +917,9 @@ def rate_puzzle(puzzle: Puzzle, *, max_trials: int = DEFAULT_MAX_TRIALS) -> Rati
 
     Raises:
         ConflictingGivensError: two givens clash.
+        UnsupportedRulesError: the rules have constraints beyond no-repeat regions.
     """
+    refuse_constraints(puzzle.rules)
     puzzle.check()
     s = Candidates(puzzle)
     n = puzzle.n
@@ -970,6 +972,20 @@ def rate_puzzle(puzzle: Puzzle, *, max_trials: int = DEFAULT_MAX_TRIALS) -> Rati
     )
 
 
+def refuse_constraints(rules: Rules) -> None:
+    """Raise UnsupportedRulesError for rules with constraints (cages, lines, dots...).
+
+    The techniques reason on no-repeat regions only (rows, columns, boxes, jigsaw and
+    extra regions): on a killer they would see a puzzle with many solutions and call
+    it ``multiple``. Refused by name instead, as an engine refuses a rule it lacks.
+    """
+    if rules.constraints:
+        kinds = ", ".join(sorted({c.kind for c in rules.constraints}))
+        raise UnsupportedRulesError(
+            f"the rater reasons with no-repeat regions only; it cannot rate {kinds} constraints"
+        )
+
+
 def rate(
     puzzle: PuzzleLike,
     *,
@@ -987,6 +1003,7 @@ def rate(
 
     Raises:
         PuzzleError: the puzzle is malformed or its givens clash.
+        UnsupportedRulesError: the rules have constraints beyond no-repeat regions.
 
     >>> r = rate("1.343..2.3..2..3")
     >>> r.grade, r.steps[0].text
@@ -995,6 +1012,7 @@ def rate(
     from cpsudoku.engines import get_backend, uniqueness_checker
 
     parsed = parse(puzzle, box)
+    refuse_constraints(parsed.rules)
     found = get_backend(backend or uniqueness_checker(parsed.rules)).count(parsed, limit=2)
     if found.count != 1:
         status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
