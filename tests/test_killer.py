@@ -384,12 +384,23 @@ def test_killer_rules_travel_whole() -> None:
     assert f"{len(rules.constraints)} cages (killer" in " ".join(rules.describe())
 
 
-def test_engines_without_cages_refuse_by_name() -> None:
+def test_the_portfolio_takes_what_every_engine_it_races_takes() -> None:
+    puzzle = _puzzle(SAMPLE[0])
+    with create_backend("portfolio") as engine:  # sat against cpsat: both take cages
+        result = engine.solve(puzzle)
+    assert result.status is Status.UNIQUE
+    assert "".join(map(str, result.solution.cells)) == SAMPLE[0]["solved"]  # type: ignore[union-attr]
+    # The compiled engine lacks thermometers: a race with it refuses them, by name.
+    hot = puzzle.rules.with_constraints(
+        *Rules.from_spec(
+            {"size": 9, "box": "3x3", "constraints": [{"kind": "thermometer", "cells": [0, 1, 2]}]}
+        ).constraints
+    )
     with (
-        create_backend("portfolio") as engine,
-        pytest.raises(UnsupportedRulesError, match="cannot take cage"),
+        create_backend("portfolio:cpsat:native") as engine,
+        pytest.raises(UnsupportedRulesError, match="races native: engine 'native' cannot take"),
     ):
-        engine.solve(_puzzle(SAMPLE[0]))
+        engine.solve(Puzzle(hot, (0,) * 81))
 
 
 def test_the_json_form_carries_the_rules() -> None:
@@ -417,13 +428,12 @@ def test_a_killer_csv_is_a_batch(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["batch", str(src), "-o", str(forced), "--quiet", "--backend", "sat:extended"]) == 4
     assert {r["backend"] for r in read(forced)[:10]} == {"sat:extended"}
     assert "killer cages" in rows[10]["error"]
-    # An engine that cannot take cages: each row says so, the batch goes on.
+    # The portfolio races engines that all take cages.
     out2 = tmp_path / "out2.csv"
     args = ["batch", str(src), "-o", str(out2), "--quiet", "--backend", "portfolio"]
     assert main(args) == 4
     rows = read(out2)
-    assert [r["status"] for r in rows] == ["invalid"] * 11
-    assert all("cannot take cage" in r["error"] for r in rows[:10])
+    assert [r["status"] for r in rows] == ["unique"] * 10 + ["invalid"]
     capsys.readouterr()
 
 

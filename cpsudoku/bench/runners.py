@@ -116,7 +116,7 @@ def _backend_runner(spec: str, give_up: int) -> Runner:
                     errors.append(str(exc))
             refused = set()
             for k, puzzle in enumerate(parsed):  # rules the engine refuses: not run
-                if puzzle is not None and (why := type(backend).refusal(puzzle.rules)):
+                if puzzle is not None and (why := backend.refuses(puzzle.rules)):
                     parsed[k], errors[k] = None, why
                     refused.add(k)
             first = next((p for p in parsed if p is not None), None)

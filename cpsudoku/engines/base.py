@@ -123,9 +123,16 @@ class Backend(ABC):
             return None
         return f"engine {cls.name!r} cannot take {', '.join(missing)} constraints"
 
+    def refuses(self, rules: Rules) -> str | None:
+        """Why this engine, as configured, cannot take ``rules``, or None.
+
+        What :meth:`refusal` says of its class; a portfolio asks each engine it races.
+        """
+        return self.refusal(rules)
+
     def _refuse_unsupported(self, puzzle: Puzzle) -> None:
         """Raise UnsupportedRulesError when the puzzle has rules this engine lacks."""
-        if why := self.refusal(puzzle.rules):
+        if why := self.refuses(puzzle.rules):
             raise UnsupportedRulesError(why)
 
     @property

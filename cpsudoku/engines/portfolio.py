@@ -49,7 +49,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
-from cpsudoku.engines import REGISTRY, available_engines, create_backend
+from cpsudoku.engines import REGISTRY, available_engines, backend_class, create_backend
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.engines.processes import die_with_parent, parent_identity
 from cpsudoku.model.errors import SolverError, UnknownBackendError
@@ -85,6 +85,14 @@ READY = 0
 #: Job: (job number, rules, cells, limit, time limit). The rules travel whole, as
 #: the value itself: every region and constraint reaches the engine's process.
 _Job = tuple[int, Rules, tuple[int, ...], int, float | None]
+
+
+def _refusal_of(engines: Sequence[str], rules: Rules) -> str | None:
+    """The first refusal of ``rules`` among ``engines``, naming the engine, or None."""
+    for name in engines:
+        if why := backend_class(name).refusal(rules):
+            return f"the portfolio races {name}: {why}"
+    return None
 
 
 def _serve(spec: str, conn: Connection, parent: tuple[int, bool]) -> None:
@@ -250,6 +258,19 @@ class PortfolioBackend(Backend):
         self.restart_after = restart_after
         self._workers: list[_Worker | None] = [None] * len(engines)
         self._jobs = 0
+
+    @classmethod
+    def refusal(cls, rules: Rules) -> str | None:
+        """Why the default race (:func:`default_engines`) cannot take ``rules``, or None."""
+        return _refusal_of(default_engines(), rules)
+
+    def refuses(self, rules: Rules) -> str | None:
+        """Why one of the engines raced here cannot take ``rules``, or None.
+
+        Every engine of the race must take the rules: a rule is never dropped, and an
+        answer from an engine that lacks one would be no answer.
+        """
+        return _refusal_of(self.engines, rules)
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Run every engine on ``puzzle`` at once and return the first definitive answer."""
