@@ -58,7 +58,8 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         metavar="NAME",
-        help="uniqueness checker (default: backtrack up to 9x9, sat for bigger grids)",
+        help="uniqueness checker (default: native up to 32x32 when built, else backtrack "
+        "up to 9x9 and sat for bigger grids)",
     )
     p.add_argument(
         "--attempts",
