@@ -81,6 +81,22 @@ def test_the_spec_is_stable_and_round_trips() -> None:
             "jigsaw regions 1 and 4",
         ),
         ({"regions": [[0, 1, 2], [3]]}, "jigsaw region 1 has 3 cells"),
+        (
+            {"regions": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 16]]},
+            "cell 16 of jigsaw region 4 is not a cell of a 4x4 grid",
+        ),
+        (
+            {"regions": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, -1]]},
+            "cell -1 of jigsaw region 4",
+        ),
+        (
+            {"regions": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, True]]},
+            "True is no cell",
+        ),
+        (
+            {"regions": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, "r5c1"]]},
+            "r5c1 is not a cell of a 4x4 grid",
+        ),
         ({"size": 4}, "needs boxes or jigsaw regions"),
         ({"box": "3x3", "constraints": [{"kind": "nope"}]}, "unknown constraint kind 'nope'"),
         ("[1, 2]", "a rules spec is a JSON object"),

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import compress
 
 import numpy as np
@@ -119,12 +119,10 @@ class _Tables:
         unit_count: per cell, how many real units hold it (a scalar when uniform).
         sum_dtype: integer type in which sums of masks over all units cannot overflow,
             or None when no fixed-width type is wide enough (then bits are counted).
-        lock_seg: ``(P, k)`` for each ordered pair (A, B) of units that share two cells
-            or more, the shared cells S (padded with the dummy cell ``n*n``).
-        lock_rest: ``(P, n)`` the cells of A outside S (padded likewise).
-        lock_targets: ``(n*n, m)`` for each cell, the pairs whose B minus S holds it
-            (padded with the dummy pair ``P``). Empty arrays when no units overlap so.
         bit: ``(n+1,)`` value -> mask (0 -> 0).
+        unit_cells: the rules' units, from which the locked-candidate tables are built
+            when first asked for (:attr:`lock_seg`): a jigsaw dataset's blocks, one
+            puzzle each, go to the compiled engine and never ask.
 
     The symbol tables (character code -> value and back) are per alphabet, in
     :func:`_symbol_tables`.
@@ -139,10 +137,33 @@ class _Tables:
     owners: tuple[np.ndarray, ...]
     unit_count: int | np.ndarray
     sum_dtype: np.dtype | None
-    lock_seg: np.ndarray
-    lock_rest: np.ndarray
-    lock_targets: np.ndarray
     bit: np.ndarray
+    unit_cells: tuple[tuple[int, ...], ...]
+
+    @cached_property
+    def _locks(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _lock_tables(self.unit_cells, self.cells)
+
+    @property
+    def lock_seg(self) -> np.ndarray:
+        """``(P, k)``: per ordered pair (A, B) of units sharing 2+ cells, the cells S shared.
+
+        Padded with the dummy cell ``n*n``.
+        """
+        return self._locks[0]
+
+    @property
+    def lock_rest(self) -> np.ndarray:
+        """``(P, n)`` the cells of A outside S (padded likewise)."""
+        return self._locks[1]
+
+    @property
+    def lock_targets(self) -> np.ndarray:
+        """``(n*n, m)``: for each cell, the pairs whose B minus S holds it.
+
+        Padded with the dummy pair ``P``; empty arrays when no units overlap so.
+        """
+        return self._locks[2]
 
     @property
     def wide(self) -> bool:
@@ -182,7 +203,6 @@ def _tables(rules: Rules) -> _Tables:
         if sum_dtype is None and bound <= np.iinfo(candidate).max:
             sum_dtype = np.dtype(candidate)
     bit = np.array([0] + [1 << (d - 1) for d in range(1, n + 1)], dtype=mask_dtype)
-    lock_seg, lock_rest, lock_targets = _lock_tables(unit_cells, cells)
 
     return _Tables(
         n=n,
@@ -194,10 +214,8 @@ def _tables(rules: Rules) -> _Tables:
         owners=tuple(np.ascontiguousarray(owners[:, j]) for j in range(depth)),
         unit_count=unit_count,
         sum_dtype=sum_dtype,
-        lock_seg=lock_seg,
-        lock_rest=lock_rest,
-        lock_targets=lock_targets,
         bit=bit,
+        unit_cells=unit_cells,
     )
 
 
@@ -285,23 +303,23 @@ def parse_block(
         ``(values, ok)``: ``values`` is ``(B, n*n)`` uint8 with 0 for an empty cell;
         ``ok`` is ``(B,)`` bool. A row whose ``ok`` is False is all zeros.
     """
-    t = _tables(rules)
-    table, symbol = _symbol_tables(t.n, symbols)
+    n, cells = rules.n, rules.cells  # no tables: a jigsaw's block is one puzzle
+    table, symbol = _symbol_tables(n, symbols)
     count = len(records)
-    values = np.zeros((count, t.cells), dtype=np.uint8)
+    values = np.zeros((count, cells), dtype=np.uint8)
     ok = np.zeros(count, dtype=bool)
     if count == 0 or symbol.size == 0:
         return values, ok
     lengths = np.fromiter(map(len, records), dtype=np.int64, count=count)
-    fits = lengths == t.cells
+    fits = lengths == cells
     text = "".join(records) if fits.all() else "".join(compress(records, fits.tolist()))
     if not text:
         return values, ok
     # "replace" turns every non-ASCII character into one '?', so the byte count still
     # equals the character count and the bad record is caught by the table below.
     raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
-    parsed = table[raw.reshape(-1, t.cells)]
-    good = parsed.max(axis=1) <= t.n
+    parsed = table[raw.reshape(-1, cells)]
+    good = parsed.max(axis=1) <= n
     parsed[~good] = 0
     if fits.all():
         return parsed, good

@@ -262,9 +262,7 @@ class Rules:
         size = spec.get("size", box[0] * box[1] if box else len(raw_regions))
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise RulesError(f"a rules spec needs its size (a whole number), got {size!r}")
-        regions = tuple(
-            tuple(cell_index(c, size) for c in as_list(r, "a region")) for r in raw_regions
-        )
+        regions = tuple(_cells_of(as_list(r, "a region"), size) for r in raw_regions)
         extra = tuple(_region(item, size) for item in as_list(spec.get("extra", ()), "extra"))
         constraints = tuple(
             constraint_from_spec(item, size)
@@ -439,10 +437,27 @@ def _single(i: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
     return lambda cells: (cells[i],)
 
 
+def _cells_of(items: list[Any], n: int) -> tuple[int, ...]:
+    """Cells given as indices or ``r1c2`` names, as indices (a jigsaw's region, say).
+
+    Plain indices are taken as they are (a jigsaw dataset reads a layout per record);
+    the rules' own checks then find any off the grid.
+    """
+    if all(type(c) is int for c in items):
+        return tuple(items)
+    return tuple(cell_index(c, n) for c in items)
+
+
 def _check_partition(regions: tuple[tuple[int, ...], ...], n: int) -> None:
     """Raise RulesError unless ``regions`` are n regions of n cells covering the grid."""
     if len(regions) != n:
         raise RulesError(f"a {n}x{n} jigsaw has {n} regions, got {len(regions)}")
+    if all(len(region) == n for region in regions):
+        flat = [i for region in regions for i in region]
+        cells = set(flat)
+        whole = len(cells) == n * n and all(type(i) is int for i in flat)
+        if whole and min(cells) == 0 and max(cells) == n * n - 1:
+            return  # n * n distinct cells of the grid: a partition (the common case)
     seen: dict[int, int] = {}
     for k, region in enumerate(regions, 1):
         if len(region) != n:
