@@ -152,3 +152,13 @@ def test_the_fast_forms_of_the_units_say_what_the_units_say(rules: Rules) -> Non
         holding = tuple(k for k, u in enumerate(units) if i in u.cells)
         assert rules.units_of[i] == holding
         assert rules.peers[i] == tuple(sorted({j for k in holding for j in units[k].cells} - {i}))
+
+
+def test_a_jigsaw_is_drawn_with_its_region_borders() -> None:
+    from cpsudoku.model.puzzle import Puzzle
+
+    rules = Rules.jigsaw([[0, 1, 2, 4], [3, 7, 11, 15], [5, 6, 8, 9], [10, 12, 13, 14]])
+    drawing = Puzzle(rules, (1, 2, 3, 4, 4, *[0] * 11)).pretty()
+    assert drawing == "\n".join(
+        ["1 2 3|4", " +---+", "4|. .|.", "-+ +-+", ". .|.|.", "---+ |", ". . .|."]
+    )
