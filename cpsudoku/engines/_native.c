@@ -84,6 +84,20 @@ static int check_limits(const Limits *lim)
     return 0;
 }
 
+/* OR into ``out`` the units of n cells holding any cell of ``cells`` (``words`` words):
+ * the layout's pairs of units that meet, the search's units a placement touched. */
+static inline __attribute__((always_inline)) void
+units_holding(const Layout *lay, const uint64_t *cells, int words, uint64_t out[UNIT_WORDS])
+{
+    for (int k = 0; k < words; k++)
+        for (uint64_t m = cells[k]; m; m &= m - 1) {
+            const uint64_t *of =
+                lay->cell_units + (size_t)(k * 64 + __builtin_ctzll(m)) * UNIT_WORDS;
+            for (int j = 0; j < UNIT_WORDS; j++)
+                out[j] |= of[j];
+        }
+}
+
 #define W 1
 #define D 8
 #define SUF _1
@@ -406,13 +420,7 @@ static void scan_pairs(Layout *lay, int fill)
         /* The units of n cells that meet A: those holding one of its cells (most pairs
          * of units never meet); then every smaller unit. */
         uint64_t meet[UNIT_WORDS] = {0};
-        for (int w = 0; w < words; w++)
-            for (uint64_t m = ua[w]; m; m &= m - 1) {
-                const uint64_t *owners =
-                    lay->cell_units + (size_t)(w * 64 + __builtin_ctzll(m)) * UNIT_WORDS;
-                for (int k = 0; k < UNIT_WORDS; k++)
-                    meet[k] |= owners[k];
-            }
+        units_holding(lay, ua, words, meet);
         meet[a >> 6] &= ~((uint64_t)1 << (a & 63));
         for (int k = 0; k < UNIT_WORDS; k++)
             for (uint64_t m = meet[k]; m; m &= m - 1)

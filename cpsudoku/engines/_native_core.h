@@ -219,13 +219,7 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
                 memcpy(units, lay->all_units, sizeof(units));
             } else {
                 memset(units, 0, sizeof(units));
-                for (int k = 0; k < W; k++)
-                    for (uint64_t g = gone[k]; g; g &= g - 1) {
-                        const uint64_t *of =
-                            lay->cell_units + (size_t)(k * 64 + __builtin_ctzll(g)) * UNIT_WORDS;
-                        for (int j = 0; j < UNIT_WORDS; j++)
-                            units[j] |= of[j];
-                    }
+                units_holding(lay, gone, W, units);
             }
             for (int j = 0; j < UNIT_WORDS; j++)
             for (uint64_t um = units[j]; um; um &= um - 1) {
