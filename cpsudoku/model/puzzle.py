@@ -94,7 +94,7 @@ class Puzzle:
             return ("." if v == 0 else str(v)).rjust(width)
 
         if g.box is None:
-            return _jigsaw_drawing(self.cells, g.regions, n, width, sym)
+            return _jigsaw_drawing(self.cells, g, width, sym)
         groups = ["-" * ((width + 1) * g.box_cols + 1) for _ in range(n // g.box_cols)]
         rule = "+".join(groups)[1:-1]
         lines = []
@@ -154,11 +154,7 @@ class Puzzle:
 
 
 def _jigsaw_drawing(
-    cells: tuple[int, ...],
-    regions: tuple[tuple[int, ...], ...],
-    n: int,
-    width: int,
-    sym: Callable[[int], str],
+    cells: tuple[int, ...], rules: Rules, width: int, sym: Callable[[int], str]
 ) -> str:
     """A jigsaw's grid with its region borders drawn.
 
@@ -166,10 +162,8 @@ def _jigsaw_drawing(
     neighbour below is in another region, ``+`` where borders meet. Every gap is one
     character wide, so the columns line up in every row.
     """
-    region = [0] * (n * n)
-    for k, members in enumerate(regions):
-        for i in members:
-            region[i] = k
+    n = rules.n
+    region = [owners[2] for owners in rules.units_of]  # rows, columns, then regions
 
     def apart(i: int, j: int) -> bool:
         return region[i] != region[j]
