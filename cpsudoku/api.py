@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cpsudoku.engines import DEFAULT_BACKEND, get_backend
-from cpsudoku.model.errors import PuzzleError, SolveTimeoutError
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend, refusal_text, refused_result
+from cpsudoku.model.errors import PuzzleError, SolveTimeoutError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.rules import Rules
@@ -21,7 +21,9 @@ def solve(
     """Solve one puzzle.
 
     Bad input never raises: a malformed puzzle or clashing givens give a Result with
-    status ``invalid`` and ``error`` saying what and where. An unknown backend name
+    status ``invalid`` and ``error`` saying what and where. A puzzle with a rule the
+    engine does not take gives status ``refused``, ``error`` naming the rule and the
+    engines that take it. An unknown backend name
     does raise (:class:`~cpsudoku.model.errors.UnknownBackendError`), and so does a NaN time
     limit (ValueError): those are usage errors, not properties of the puzzle.
 
@@ -45,6 +47,8 @@ def solve(
         parsed = parse(puzzle, box, check=False, symbols=symbols)
     except PuzzleError as exc:
         return Result(Status.INVALID, backend=engine.spec, error=str(exc))
+    if why := engine.refuses(parsed.rules):  # not bad input: another engine takes it
+        return refused_result(engine, parsed.rules, why)
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
 
 
@@ -61,9 +65,14 @@ def count_solutions(
 
     Raises:
         PuzzleError: the puzzle is malformed or its givens clash.
+        UnsupportedRulesError: the engine does not take a rule of the puzzle (the
+            message names the engines that do).
     """
     parsed = parse(puzzle, box, symbols=symbols)
-    return get_backend(backend).count(parsed, limit=limit, time_limit=time_limit)
+    engine = get_backend(backend)
+    if why := engine.refuses(parsed.rules):
+        raise UnsupportedRulesError(refusal_text(why, parsed.rules))
+    return engine.count(parsed, limit=limit, time_limit=time_limit)
 
 
 def count(

@@ -288,9 +288,15 @@ def test_comment_lines_are_ignored() -> None:
 @pytest.mark.parametrize("shape", [(r, c) for r in range(1, 6) for c in range(1, 6)])
 def test_a_drawn_grid_parses_back_with_its_own_boxes(shape: tuple[int, int]) -> None:
     """to_grid draws the boxes, and parse reads their shape back: a 3x2-box 6x6 grid
-    stays 3x2, not the 2x3 a bare 36 cells would give."""
+    stays 3x2, not the 2x3 a bare 36 cells would give. A 1x1 grid is read only when
+    its box shape is given (a lone character in a dataset is no puzzle)."""
     g = Rules.classic(*shape)
     rng = random.Random(sum(shape))
     cells = tuple(rng.choice([0, 0, 0, *range(1, g.n + 1)]) for _ in range(g.cells))
     p = Puzzle(g, cells)
+    if g.n == 1:
+        with pytest.raises(WrongLengthError, match="1x1"):
+            parse(to_grid(p), check=False)
+        assert parse(to_grid(p), "1x1", check=False) == p
+        return
     assert parse(to_grid(p), check=False) == p

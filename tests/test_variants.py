@@ -287,7 +287,7 @@ def test_the_rater_rates_regions_and_refuses_other_rules_by_name(
         return
     with pytest.raises(UnsupportedRulesError, match="cannot rate"):
         rate(puzzle)
-    assert main(["rate", text]) == 2
+    assert main(["rate", text]) == 6  # refused: not invalid input
     assert "cannot rate" in capsys.readouterr().err
 
 
@@ -296,20 +296,20 @@ def test_a_batch_on_an_engine_that_lacks_a_rule_marks_those_rows_and_goes_on(
     tmp_path: Path,
 ) -> None:
     # The compiled engine takes cages and regions but no thermometer: those rows are
-    # invalid, saying why, in their place; the others are solved.
+    # refused, saying why, in their place; the others are solved.
     rows = [r for r in SAMPLE if r["family"] in ("killer", "thermometer", "jigsaw")]
     src = tmp_path / "mixed.jsonl"
     src.write_text(
         "".join(json.dumps({k: r[k] for k in ("rules", "puzzle", "solution")}) + "\n" for r in rows)
     )
     out = tmp_path / "out.csv"
-    assert main(["batch", str(src), "-o", str(out), "--quiet", "--backend", "native"]) == 4
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--backend", "native"]) == 6
     with out.open(newline="") as fh:
         got = list(csv.DictReader(fh))
     assert len(got) == len(rows)
     for row, result in zip(rows, got, strict=True):
         if row["family"] == "thermometer":
-            assert result["status"] == "invalid"
+            assert result["status"] == "refused"
             assert "engine 'native' cannot take thermometer" in result["error"]
         else:
             assert (result["status"], result["solution"]) == ("unique", row["solution"])

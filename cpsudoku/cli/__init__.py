@@ -31,6 +31,7 @@ from cpsudoku.cli.common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
     EXIT_INVALID,
+    EXIT_REFUSED,
     EXIT_TERMINATED,
     Command,
     UsageError,
@@ -38,8 +39,8 @@ from cpsudoku.cli.common import (
 from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
-from cpsudoku.engines import native_built
-from cpsudoku.model.errors import CpSudokuError, PuzzleError
+from cpsudoku.engines import create_backend, native_built
+from cpsudoku.model.errors import CpSudokuError, PuzzleError, UnsupportedRulesError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.rating import Rating
@@ -77,9 +78,11 @@ def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
         prog=prog,
         description="Solve, count, batch-solve and benchmark Sudoku puzzles of any box "
         "shape with SAT, CP-SAT and backtracking engines.",
-        epilog="Exit codes: 0 solved, 1 unsolvable, 2 invalid input or usage, 3 timeout; "
-        "batch: 0 every record decided, 3 some timed out, 4 some invalid, 5 some disagree "
-        "with the input's solutions or with --verify-with.",
+        epilog="Exit codes: 0 solved, 1 unsolvable, 2 invalid input or usage, 3 timeout, "
+        "6 the engine does not take a rule of the puzzle (another does: the message names "
+        "it); batch: 0 every record decided, 3 some timed out, 4 some invalid, 5 some "
+        "disagree with the input's solutions or with --verify-with, 6 some refused; "
+        "130 Ctrl-C, 143 SIGTERM, 141 a closed pipe.",
     )
     compiled = "built" if native_built() else "missing (no C compiler at install time)"
     parser.add_argument(
@@ -93,14 +96,14 @@ def build_parser(prog: str = "cpsudoku") -> argparse.ArgumentParser:
     return parser
 
 
-def _error(args: argparse.Namespace | None, message: str) -> int:
+def _error(args: argparse.Namespace | None, message: str, code: int = EXIT_INVALID) -> int:
     """Report a usage or input error: JSON on stdout with --json, else on stderr.
 
     The JSON is the command's own result type for an invalid input, so it has the keys
     a successful answer has.
     """
     if args is not None and getattr(args, "json", False):
-        backend = getattr(args, "backend", None) or ""
+        backend = _whole_spec(getattr(args, "backend", None) or "")
         if args.command == "count":
             record = Count.invalid(message, args.limit, backend).to_dict()
         elif args.command == "rate":
@@ -108,11 +111,23 @@ def _error(args: argparse.Namespace | None, message: str) -> int:
         elif args.command == "canon":
             record = canon_error_record(message)
         else:
-            record = Result(Status.INVALID, backend=backend, error=message).to_dict()
+            status = Status.REFUSED if code == EXIT_REFUSED else Status.INVALID
+            record = Result(status, backend=backend, error=message).to_dict()
         print(json.dumps(record))
     else:
         print(f"cpsudoku: error: {message}", file=sys.stderr)
-    return EXIT_INVALID
+    return code
+
+
+def _whole_spec(spec: str) -> str:
+    """``spec`` as the engine names itself (``sat:g4`` is ``sat:glucose4``), if it can."""
+    if not spec:
+        return spec
+    try:
+        with create_backend(spec) as engine:
+            return engine.spec
+    except CpSudokuError:  # an unknown engine or variant: the spec as given
+        return spec
 
 
 class Terminated(KeyboardInterrupt):
@@ -167,6 +182,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
             warnings.showwarning = _show_warning
             warnings.simplefilter("default", AmbiguousZeroWarning)
             return run(args)
+    except UnsupportedRulesError as exc:  # not bad input: another engine takes the rule
+        return _error(args, str(exc), EXIT_REFUSED)
     except (PuzzleError, UsageError, CpSudokuError, ValueError) as exc:
         return _error(args, str(exc))
     except OSError as exc:  # a file that cannot be written or read: name it, no traceback

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from cpsudoku.cli.common import (
     EXIT_DISAGREEMENT,
     EXIT_OK,
+    EXIT_REFUSED,
     EXIT_SOME_INVALID,
     EXIT_TIMEOUT,
     Command,
@@ -270,12 +271,15 @@ def batch_exit_code(summary: Summary) -> int:
     """The exit code of a batch run: the most serious of its rows' outcomes.
 
     5 when a row disagrees with the input's solution column or with ``--verify-with``,
-    else 4 when a record was invalid, else 3 when one timed out, else 0: every record
-    was decided (``unique``, ``multiple``, ``solved`` or ``unsolvable``). Rows kept by
+    else 6 when the engine refused a record (a rule it does not take), else 4 when a
+    record was invalid, else 3 when one timed out, else 0: every record was decided
+    (``unique``, ``multiple``, ``solved`` or ``unsolvable``). Rows kept by
     ``--resume`` count too: the code speaks of the whole output.
     """
     if summary.flagged:
         return EXIT_DISAGREEMENT
+    if summary.total(Status.REFUSED.value):
+        return EXIT_REFUSED
     if summary.total(Status.INVALID.value):
         return EXIT_SOME_INVALID
     if summary.total(Status.TIMEOUT.value):

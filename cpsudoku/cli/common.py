@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from cpsudoku.engines import DEFAULT_BACKEND, REGISTRY
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, WrongLengthError
+from cpsudoku.model.links import is_link
 from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
@@ -33,6 +34,11 @@ EXIT_SOME_INVALID, EXIT_DISAGREEMENT = 4, 5
 EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_BROKEN_PIPE = 130, 143, 141
 
 
+#: The engine does not take a rule of the puzzle (status ``refused``): not invalid
+#: input, not an answer; the message names the engines that take the rule.
+EXIT_REFUSED = 6
+
+
 EXIT_FOR_STATUS = {
     Status.UNIQUE: EXIT_OK,
     Status.MULTIPLE: EXIT_OK,
@@ -40,6 +46,7 @@ EXIT_FOR_STATUS = {
     Status.UNSOLVABLE: EXIT_UNSOLVABLE,
     Status.INVALID: EXIT_INVALID,
     Status.TIMEOUT: EXIT_TIMEOUT,
+    Status.REFUSED: EXIT_REFUSED,
 }
 
 
@@ -50,6 +57,7 @@ STATUS_TEXT = {
     Status.UNSOLVABLE: "unsolvable: the puzzle has no solution",
     Status.INVALID: "invalid",
     Status.TIMEOUT: "timeout: the time limit ran out",
+    Status.REFUSED: "refused",
 }
 
 
@@ -83,6 +91,8 @@ def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None
         stdin = getattr(sys.stdin, "buffer", None)  # None when replaced by a text stream
         data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
         return _one_puzzle(decode_text(data, "standard input"), box, symbols)
+    if is_link(arg):
+        return arg  # a link is never a file name: parse reads it or says why not
     path = Path(arg)
     try:
         exists, folder = path.exists(), path.is_dir()
@@ -94,6 +104,8 @@ def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None
         problem = _path_problem(arg, box, symbols)
         if problem is not None:
             raise UsageError(f"cannot read {arg}: no such file{problem}")
+        if len(arg) < 16:  # shorter than a 4x4 grid: a word, not a puzzle, is likelier
+            _short_puzzle(arg, box, symbols)
         return _one_puzzle(arg, box, symbols)
     try:  # a file, or a pipe such as a shell's <(...)
         data = path.read_bytes()
@@ -134,6 +146,22 @@ def _path_problem(arg: str, box: str | None, symbols: str | None) -> str | None:
         grid_sized = len(arg) >= 16 and math.isqrt(len(arg)) ** 2 == len(arg)
         return f"; read as a puzzle instead: {exc}" if grid_sized and not slash else ""
     return None
+
+
+def _short_puzzle(arg: str, box: str | None, symbols: str | None) -> None:
+    """Raise UsageError when a short argument that names no file is no puzzle either.
+
+    ``cpsudoku solve nope`` is a mistyped file name or word, not a 2x2 grid with
+    unknown symbols: the message says both readings failed.
+    """
+    from cpsudoku.model.forms import parse
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parse(arg, box, check=False, symbols=symbols)
+    except PuzzleError as exc:
+        raise UsageError(f"cannot read {arg!r}: not a puzzle ({exc}) and no such file") from None
 
 
 def _one_puzzle(text: str, box: str | None, symbols: str | None = None) -> str:

@@ -24,10 +24,11 @@ from cpsudoku.cli.common import (
     read_puzzle_arg,
     refuse_overwrite,
 )
-from cpsudoku.model.result import Status
+from cpsudoku.model.errors import PuzzleError
+from cpsudoku.model.result import Result, Status
 
 if TYPE_CHECKING:
-    pass
+    from cpsudoku.model.rules import Rules
 
 
 def _configure_solve(p: argparse.ArgumentParser) -> None:
@@ -45,13 +46,20 @@ def _run_solve(args: argparse.Namespace) -> int:
     from cpsudoku.api import solve
 
     check_time_limit_option(args.time_limit)
+    text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
     result = solve(
-        read_puzzle_arg(args.puzzle, args.box, args.symbols),
+        text,
         backend=backend_spec(args),
         unique=not args.no_unique,
         time_limit=args.time_limit,
         box=args.box,
         symbols=args.symbols,
+    )
+    rules = _rules_of(result, text, args)
+    contradiction = (
+        result.status is Status.UNSOLVABLE
+        and rules is not None
+        and (_rules_contradict(rules, args))
     )
     if args.json:
         record = result.to_dict()
@@ -59,19 +67,56 @@ def _run_solve(args: argparse.Namespace) -> int:
             record["solution"] = result.solution.line(args.symbols)
         if result.solutions:
             record["solutions"] = [s.line(args.symbols) for s in result.solutions]
+        if contradiction:
+            record["error"] = RULES_CONTRADICT
         print(json.dumps(record))
     else:
+        if rules is not None and not rules.is_classic:  # what was applied beyond classic
+            print("rules: " + "; ".join(rules.describe()))
         if result.solution is not None:
-            rules = result.solution.rules
-            if not rules.is_classic:  # say what was applied beyond the classic rules
-                print("rules: " + "; ".join(rules.describe()))
             print(result.solution.pretty(args.symbols))
             print()
-        text = STATUS_TEXT[result.status]
-        if result.error and result.status is Status.INVALID:
-            text = f"{text}: {result.error}"
-        print(f"{text} ({result.backend}, {result.seconds * 1000:.1f} ms)")
+        line = STATUS_TEXT[result.status]
+        if contradiction:
+            line = f"unsolvable: {RULES_CONTRADICT}"
+        elif result.error and result.status in (Status.INVALID, Status.REFUSED):
+            line = f"{line}: {result.error}"
+        print(f"{line} ({result.backend}, {result.seconds * 1000:.1f} ms)")
     return EXIT_FOR_STATUS[result.status]
+
+
+#: What ``solve`` says of an unsolvable puzzle whose rules alone have no solution.
+RULES_CONTRADICT = "the rules contradict each other: no grid keeps them, even with no givens"
+
+
+def _rules_of(result: Result, text: str, args: argparse.Namespace) -> Rules | None:
+    """The rules of the solved puzzle (read again when no solution carries them)."""
+    if result.solution is not None:
+        return result.solution.rules
+    if result.status is Status.INVALID:
+        return None
+    from cpsudoku.model.forms import parse
+
+    try:
+        return parse(text, args.box, check=False, symbols=args.symbols).rules
+    except PuzzleError:
+        return None
+
+
+def _rules_contradict(rules: Rules, args: argparse.Namespace) -> bool:
+    """True when ``rules`` alone, on an empty grid, have no solution (proven in time)."""
+    from cpsudoku.api import count_solutions
+    from cpsudoku.model.puzzle import Puzzle
+
+    empty = Puzzle(rules, (0,) * rules.cells)
+    limit = min(args.time_limit or RULES_CHECK_SECONDS, RULES_CHECK_SECONDS)
+    found = count_solutions(empty, 1, backend_spec(args), time_limit=limit)
+    return found.complete and found.count == 0
+
+
+#: The most time ``solve`` spends on asking whether an unsolvable puzzle's rules alone
+#: have a solution (a blank grid under a few rules is usually quick).
+RULES_CHECK_SECONDS = 10.0
 
 
 def _configure_count(p: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
-from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built, refused_result
 from cpsudoku.engines.base import Backend
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
@@ -95,8 +95,10 @@ def _solve_one(
             if result.status is not Status.TIMEOUT or not result.stats.get("budget"):
                 return result
         return engine.solve(parsed, **kwargs)  # type: ignore[arg-type]
-    except (PuzzleError, UnsupportedRulesError) as exc:  # a row says it; the batch goes on
+    except PuzzleError as exc:  # a row says it; the batch goes on
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
+    except UnsupportedRulesError as exc:  # a rule this engine lacks: refused, not invalid
+        return refused_result(engine, parsed.rules, str(exc))
 
 
 @cache
@@ -404,7 +406,7 @@ def _regions_only(text: str, seen: dict[str, Rules | None]) -> tuple[Rules, str]
 def _geometry_of_length(length: int) -> Rules | None:
     """The default rules of a one-line puzzle of ``length`` symbols (n <= 35)."""
     n = math.isqrt(length)
-    if n * n != length or not 1 <= n <= len(SYMBOLS):
+    if n * n != length or not 2 <= n <= len(SYMBOLS):  # one cell: no grid (parse says)
         return None
     return Rules.for_size(n)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
+from cpsudoku.model.result import Result, Status
 from cpsudoku.model.rules import MAX_SIZE, Rules
 
 
@@ -71,8 +72,11 @@ __all__ = [
     "backend_class",
     "check_spec",
     "create_backend",
+    "engines_taking",
     "get_backend",
     "native_built",
+    "refusal_text",
+    "refused_result",
     "uniqueness_checker",
 ]
 
@@ -104,6 +108,24 @@ def uniqueness_checker(g: Rules | None = None) -> str:
         if g is None or cls.refusal(g) is None:
             return name
     return "backtrack"  # the oracle takes every rule set the model can state
+
+
+def engines_taking(rules: Rules) -> list[str]:
+    """The installed engines that take every rule of ``rules``, in registry order."""
+    return [cls.name for cls in available_engines() if cls.refusal(rules) is None]
+
+
+def refusal_text(why: str, rules: Rules) -> str:
+    """An engine's refusal (``why``) followed by the engines that do take ``rules``."""
+    takers = engines_taking(rules)
+    if not takers:
+        return f"{why}; no installed engine takes these rules"
+    return f"{why}; engines that take them: {', '.join(takers)}"
+
+
+def refused_result(engine: Backend, rules: Rules, why: str) -> Result:
+    """The ``refused`` result of ``engine`` on a puzzle with ``rules``, saying why."""
+    return Result(Status.REFUSED, None, engine.spec, 0.0, refusal_text(why, rules))
 
 
 def native_built() -> bool:

@@ -387,7 +387,7 @@ class PairRule(Constraint):
         false (cell ``i`` holding ``a``), ``second[b]`` the mask of such ``a``. Worked
         out once per kind, side and (for a negative rule) mark.
         """
-        key = (type(self), n, getattr(self, "mark", None))
+        key = (type(self), n, getattr(self, "mark", None), getattr(self, "values", None))
         tables = _SUPPORTS.get(key)
         if tables is None:
             values = range(1, n + 1)
@@ -432,7 +432,7 @@ class PairRule(Constraint):
 
 
 #: The support tables of the pair rules (see :meth:`PairRule.supports`).
-_SUPPORTS: dict[tuple[type, int, str | None], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_SUPPORTS: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -685,17 +685,44 @@ class VMark(MarkRule):
 #: The dot and mark kinds a negative rule may speak of.
 NEGATABLE = ("kropki-white", "kropki-black", "x", "v")
 
+#: The value a dot or mark of each kind stands for: a white dot's difference, a black
+#: dot's ratio, an X's or a V's sum. A negative rule forbids these unless told others.
+MARK_VALUES = {"kropki-white": 1, "kropki-black": 2, "x": 10, "v": 5}
+
+
+def mark_allows(mark: str, value: int, a: int, b: int) -> bool:
+    """True when a mark of kind ``mark`` standing for ``value`` allows ``a`` and ``b``.
+
+    A white dot of value k: the two values differ by k; a black dot: one is k times
+    the other; an X or a V: they add up to its value.
+    """
+    if mark == "kropki-white":
+        return abs(a - b) == value
+    if mark == "kropki-black":
+        return a == value * b or b == value * a
+    return a + b == value
+
 
 @kind
 @dataclass(frozen=True, slots=True)
 class Negative(PairRule):
     """The negative rule of a dot or mark kind: every such dot or mark is given.
 
-    Orthogonal neighbours without a mark of kind ``of`` may not hold values such a mark
-    allows (without a white dot, not consecutive; without an X, no sum of 10). JSON:
-    ``{"kind": "negative", "of": "kropki-white"}``. The marked pairs come from the
-    puzzle's own marks of that kind: :class:`~cpsudoku.model.rules.Rules` fills them in
-    (:meth:`marking`), so a negative rule always matches the marks beside it.
+    Orthogonal neighbours without an exempting mark may not hold values a mark of kind
+    ``of`` allows (without a white dot, not consecutive; without an X, no sum of 10).
+    JSON: ``{"kind": "negative", "of": "kropki-white"}``, with optionally
+
+    - ``"values"``: the mark values it forbids (default the kind's own: a white dot's
+      difference 1, a black dot's ratio 2, 10 for X, 5 for V); f-puzzles' negative
+      ratio forbids every ratio used on the grid's black dots;
+    - ``"exempt"``: the mark kinds whose marks exempt their pair (default the kind
+      itself). f-puzzles and the solvers setters use with it exempt a pair holding a
+      white or a black dot from both kropki negatives (``["kropki-white",
+      "kropki-black"]``), and a pair holding an X or a V from both XV negatives.
+
+    The exempt pairs come from the puzzle's own marks:
+    :class:`~cpsudoku.model.rules.Rules` fills them in (:meth:`marking`), so a negative
+    rule always matches the marks beside it.
     """
 
     kind: ClassVar[str] = "negative"
@@ -704,33 +731,68 @@ class Negative(PairRule):
     cells: tuple[int, ...]
     mark: str
     marked: frozenset[tuple[int, int]] = frozenset()
+    values: tuple[int, ...] = ()
+    exempt: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.values:
+            object.__setattr__(self, "values", (MARK_VALUES[self.mark],))
+        if not self.exempt:
+            object.__setattr__(self, "exempt", (self.mark,))
 
     def spec(self) -> dict[str, Any]:
-        """``{"kind": "negative", "of": ...}``: the marks are the puzzle's own."""
-        return {"kind": self.kind, "of": self.mark}
+        """``{"kind": "negative", "of": ...}`` (and values, exempt when not the default)."""
+        out: dict[str, Any] = {"kind": self.kind, "of": self.mark}
+        if self.values != (MARK_VALUES[self.mark],):
+            out["values"] = list(self.values)
+        if self.exempt != (self.mark,):
+            out["exempt"] = list(self.exempt)
+        return out
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
-        """``of`` one of the dot and mark kinds (kropki-white, kropki-black, x, v)."""
-        only_keys(spec, cls.kind, "of")
+        """``of`` a dot or mark kind; ``values`` whole numbers; ``exempt`` mark kinds."""
+        only_keys(spec, cls.kind, "of", "values", "exempt")
         of = spec.get("of")
         if of not in NEGATABLE:
             raise RulesError(f"a negative rule is of one of {', '.join(NEGATABLE)}, not {of!r}")
-        return cls(size, tuple(range(size * size)), str(of))
+        values = spec.get("values", [MARK_VALUES[of]])
+        if (
+            not isinstance(values, list | tuple)
+            or not values
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in values)
+        ):
+            raise RulesError(f"a negative rule's values are positive whole numbers, not {values!r}")
+        exempt = spec.get("exempt", [of])
+        if not isinstance(exempt, list | tuple) or any(e not in NEGATABLE for e in exempt):
+            raise RulesError(
+                f"a negative rule exempts marks of {', '.join(NEGATABLE)}, not {exempt!r}"
+            )
+        return cls(
+            size,
+            tuple(range(size * size)),
+            str(of),
+            values=tuple(sorted(set(values))),
+            exempt=tuple(sorted(set(exempt) | {of})),
+        )
 
     def marking(self, constraints: Sequence[Constraint]) -> Negative:
-        """This rule with its marked pairs taken from ``constraints``' marks of its kind."""
-        marked = frozenset((min(c.cells), max(c.cells)) for c in constraints if c.kind == self.mark)
-        return self if marked == self.marked else Negative(self.size, self.cells, self.mark, marked)
+        """This rule with its exempt pairs taken from ``constraints``' marks."""
+        marked = frozenset(
+            (min(c.cells), max(c.cells)) for c in constraints if c.kind in self.exempt
+        )
+        if marked == self.marked:
+            return self
+        return Negative(self.size, self.cells, self.mark, marked, self.values, self.exempt)
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        """Orthogonal neighbours without a mark of the kind."""
+        """Orthogonal neighbours without an exempting mark."""
         return [p for p in _pairs(NonConsecutive.pairs_of, self.size) if p not in self.marked]
 
     def clash(self, a: int, b: int) -> bool:  # type: ignore[override]
-        """The values a mark of the kind would allow."""
-        return not KINDS[self.mark].clash(a, b)  # type: ignore[attr-defined]
+        """The values a mark of the kind, of one of the rule's values, would allow."""
+        return any(mark_allows(self.mark, v, a, b) for v in self.values)
 
 
 class CellValues(Constraint):

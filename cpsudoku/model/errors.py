@@ -79,8 +79,10 @@ class UnknownBackendError(CpSudokuError, ValueError):
 class UnsupportedRulesError(CpSudokuError, ValueError):
     """An engine was asked to solve a puzzle whose rules it cannot take.
 
-    The message names the engine and the constraint kinds it lacks: a rule is never
-    dropped, so the puzzle is refused instead.
+    The message names the engine and the constraint kinds it lacks (and, where the
+    registry is at hand, the engines that take them): a rule is never dropped, so the
+    puzzle is refused instead. Not bad input: :func:`cpsudoku.solve` and batch rows
+    report it as status ``refused``, the command line with exit code 6.
     """
 
 

@@ -127,6 +127,10 @@ def _write_rule(c: Constraint, n: int, names: Any) -> list[dict[str, Any]]:
             rule["sum"] = c.total
         return [rule]
     if isinstance(c, Negative):
+        if c.spec() != {"kind": c.kind, "of": c.mark}:
+            raise RulesError(
+                "the exchange format has no negative rule with other values or exempt marks"
+            )
         family, key, value = _NEGATIVES[c.mark]
         return [{"type": "negative", "of": family, key: value}]
     for (kind, value), edge_cls in _EDGES.items():

@@ -38,6 +38,7 @@ from cpsudoku.model.errors import (
 )
 from cpsudoku.model.exchange import from_exchange, is_exchange
 from cpsudoku.model.fpuzzles import from_fpuzzles, is_fpuzzles, parse_fpuzzles_text
+from cpsudoku.model.links import is_link, read_link
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import SYMBOLS, Rules, as_rules
 from cpsudoku.model.text import decode_text
@@ -144,11 +145,18 @@ def _geometry_for_length(length: int, geom: Rules | None, what: str) -> Rules:
     n = math.isqrt(length)
     if length == 0:
         raise WrongLengthError("empty input: no cells found")
+    if length == 1:
+        # A 1x1 grid is no Sudoku a dataset holds: a lone character is a stray one.
+        raise WrongLengthError(
+            f"got 1 {what[:-1] if what.endswith('s') else what}: a 1x1 grid is no Sudoku "
+            "(give the box shape 1x1 to solve one)"
+        )
     if n * n != length:
         below, above = n * n, (n + 1) * (n + 1)
+        nearest = f"{below} for {n}x{n}, " if n > 1 else ""
         raise WrongLengthError(
             f"got {length} {what}, which is not the cell count of a square grid "
-            f"(nearest: {below} for {n}x{n}, {above} for {n + 1}x{n + 1})"
+            f"(nearest: {nearest}{above} for {n + 1}x{n + 1})"
         )
     return Rules.for_size(n)
 
@@ -165,9 +173,10 @@ def _parse_text(text: str, geom: Rules | None, symbols: str | None = None) -> Pu
         return _parse_sequence(_list_literal(stripped), geom, symbols)
     if stripped.startswith("{"):
         return _parse_text_object(stripped, geom, symbols)
-    is_link = "load=" in stripped or stripped.startswith("N4Ig")  # an f-puzzles share link
-    if is_link and (shared := parse_fpuzzles_text(stripped)) is not None:
-        return shared
+    if is_link(stripped):
+        return read_link(stripped)
+    if stripped.startswith("N4Ig") and (shared := parse_fpuzzles_text(stripped)) is not None:
+        return shared  # the compressed part of an f-puzzles share link, on its own
     tokens = [t for t in _SPLIT.split(stripped) if t]
     if len(tokens) > 1 and ("#" in stripped or "rid" in stripped):
         # Lines whose first non-blank character is "#" are comments, as in a .txt
@@ -434,7 +443,7 @@ def _parse_symbols(text: str, geom: Rules | None, symbols: str | None = None) ->
         # Anything wrong falls through to the slow path, which says exactly what.
         values = [lookup.get(ch, -1) for ch in text]
         n = math.isqrt(len(values))
-        if (n * n == len(values) and geom is None) or (
+        if (n * n == len(values) and n > 1 and geom is None) or (
             geom is not None and len(values) == geom.cells
         ):
             g = geom or Rules.for_size(n)

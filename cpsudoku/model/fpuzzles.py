@@ -29,7 +29,6 @@ from cpsudoku.model.constraints import (
     KropkiBlack,
     KropkiWhite,
     Negative,
-    NonConsecutive,
     Odd,
     Palindrome,
     Renban,
@@ -122,7 +121,10 @@ def share_text(text: str) -> str | None:
     except Exception:  # the decompressor raises bare errors on garbage
         decoded = None
     if not decoded or not decoded.lstrip().startswith("{"):
-        raise PuzzleError("the f-puzzles link does not decompress to a puzzle")
+        raise PuzzleError(
+            "the f-puzzles link does not decompress to a puzzle: it may be cut short or "
+            "garbled; copy the whole link"
+        )
     return str(decoded)
 
 
@@ -191,11 +193,7 @@ def from_fpuzzles(obj: Mapping[str, Any]) -> Puzzle:
         extra.extend(disjoint_groups(rules))
     for k, item in enumerate(_items(obj, "extraregion")):
         extra.append(Region("region", tuple(_cells(item.get("cells"), n, f"extraregion {k}"))))
-    for key, rule in (
-        ("antiknight", AntiKnight),
-        ("antiking", AntiKing),
-        ("nonconsecutive", NonConsecutive),
-    ):
+    for key, rule in (("antiknight", AntiKnight), ("antiking", AntiKing)):
         if obj.get(key):
             constraints.append(rule.of(n))
     constraints.extend(_mapped(obj, n))
@@ -288,15 +286,46 @@ def _mapped(obj: Mapping[str, Any], n: int) -> list[Constraint]:
         ]
         if cells:
             out.append(parity.from_spec({"kind": kind, "cells": cells}, n))
+    out.extend(_negatives(obj, n))
+    return out
+
+
+#: The dots and marks that exempt a pair from each f-puzzles negative rule: a white or
+#: a black dot from both kropki negatives (f-puzzles and the solvers setters use with
+#: it read them so), an X or a V from both XV negatives.
+_KROPKI = ["kropki-white", "kropki-black"]
+_XV = ["x", "v"]
+
+
+def _negatives(obj: Mapping[str, Any], n: int) -> list[Constraint]:
+    """The negative rules: ``nonconsecutive`` and the names listed under ``negative``.
+
+    ``nonconsecutive`` is the negative rule of the white dots (difference 1), not a
+    grid-wide rule: a pair holding a white or a black dot is exempt. ``negative:
+    ["ratio"]`` forbids, between orthogonal neighbours without a dot, every ratio the
+    grid's black dots use (2 when there are none); ``["xv"]`` forbids sums of 5 and 10
+    between neighbours without an X or a V (kropki dots exempt nothing there).
+    """
     negatives = obj.get("negative") or []
     if not isinstance(negatives, list):
         raise RulesError("f-puzzles negative is a list of names")
-    names = {"difference": ("kropki-white",), "ratio": ("kropki-black",), "xv": ("x", "v")}
-    for name in negatives:
-        if name not in names:
-            raise RulesError(f"f-puzzles negative {name!r} is not a rule cpsudoku takes")
-        out.extend(Negative.from_spec({"kind": "negative", "of": of}, n) for of in names[name])
-    return out
+    unknown = [name for name in negatives if name not in ("ratio", "xv")]
+    if unknown:
+        raise RulesError(f"f-puzzles negative {unknown[0]!r} is not a rule cpsudoku takes")
+    specs: list[dict[str, Any]] = []
+    if obj.get("nonconsecutive"):
+        specs.append({"kind": "negative", "of": "kropki-white", "exempt": _KROPKI})
+    if "ratio" in negatives:
+        ratios = {
+            _optional_number(item.get("value"), f"ratio {k}") or 2
+            for k, item in enumerate(_items(obj, "ratio"))
+        } or {2}
+        specs.append(
+            {"kind": "negative", "of": "kropki-black", "values": sorted(ratios), "exempt": _KROPKI}
+        )
+    if "xv" in negatives:
+        specs.extend({"kind": "negative", "of": of, "exempt": _XV} for of in _XV)
+    return [Negative.from_spec(spec, n) for spec in specs]
 
 
 def _items(obj: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

@@ -29,6 +29,9 @@ class Status(StrEnum):
     """Malformed input or conflicting givens; ``Result.error`` says why."""
     TIMEOUT = "timeout"
     """The time limit ran out before an answer."""
+    REFUSED = "refused"
+    """The engine does not take a rule of the puzzle; ``Result.error`` names the rule
+    and the engines that take it. Nothing is known of the puzzle."""
 
     @property
     def has_solution(self) -> bool:
