@@ -570,10 +570,12 @@ def test_a_changed_sandwich_meaning_is_rejected(
 ) -> None:
     folder = _copy(sum_certificates["sandwich"], tmp_path / "c")
     manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "sandwich-between")
-    row = next(r for r in entry["variables"] if len(r[3]) >= 2)
-    n = manifest["rules"]["size"]
-    row[3] = [d for d in range(2, n) if d not in row[3]][: len(row[3])]  # other digits
+    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "automaton-state")
+    rows = entry["variables"]
+    first, second = next(
+        (a, b) for a, b in zip(rows, rows[1:], strict=False) if a[1] == b[1]
+    )  # two states of the same layer: swap what they mean
+    first[2], second[2] = second[2], first[2]
     (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
     report = check_certificate(folder)
     assert not report.ok
@@ -679,7 +681,7 @@ def test_malformed_or_misplaced_meanings_are_rejected(
         rows.append(list(rows[0]))
 
     def wrong_kind(m: dict[str, object]) -> None:
-        m["auxiliary"][0]["meaning"] = "sandwich-ends"  # type: ignore[index]
+        m["auxiliary"][0]["meaning"] = "automaton-state"  # type: ignore[index]
 
     def no_layer(m: dict[str, object]) -> None:
         m["auxiliary"][0]["variables"][0][1] = 99  # type: ignore[index]
@@ -743,19 +745,20 @@ def _all_grids(rules: Rules) -> list[tuple[int, ...]]:
 def _meaning_value(meaning: object, rules: Rules, grid: tuple[int, ...]) -> bool:
     """A declared meaning evaluated on a grid, straight from its statement."""
     from cpsudoku.evidence.meanings import Meaning
-    from cpsudoku.model.sums import LinearSum, Sandwich
+    from cpsudoku.model.primitives import Automaton, Sum
 
     assert isinstance(meaning, Meaning)
-    c = rules.constraints[meaning.constraint]
-    if isinstance(c, LinearSum):
-        return sum(w * grid[i] for i, w in c.terms[: meaning.layer]) == meaning.value
-    assert isinstance(c, Sandwich)
-    p, q = meaning.ends
-    line = [grid[i] for i in c.cells]
-    ends = {line[p], line[q]} == {1, rules.n}
-    if meaning.name == "sandwich-ends":
-        return ends
-    return ends and set(line[p + 1 : q]) == meaning.digits
+    p = rules.compiled[meaning.constraint][1][meaning.primitive]
+    k = meaning.layer
+    if isinstance(p, Sum):
+        return sum(w * grid[i] for i, w in p.terms[:k]) == meaning.value
+    assert isinstance(p, Automaton)
+    q = 0
+    for i in p.cells[:k]:
+        q = p.transitions[q][grid[i] - 1]
+        if q < 0:
+            return False
+    return q == meaning.value
 
 
 SMALL_SUM_RULES = [
@@ -777,7 +780,7 @@ def test_the_meaning_check_is_sound_against_brute_force_on_4x4(
     or flipped, under true or scrambled meanings) holds in every grid of the rules."""
     from cpsudoku.encode.cnf import reduced
     from cpsudoku.evidence.certificate import auxiliary
-    from cpsudoku.evidence.meanings import SumClauses, read_meanings
+    from cpsudoku.evidence.meanings import LayeredClauses, read_meanings
 
     rules = Rules.from_spec({"size": 4, "box": "2x2", "constraints": constraints})
     c = rules.constraints[0]
@@ -808,25 +811,20 @@ def test_the_meaning_check_is_sound_against_brute_force_on_4x4(
                 return False
         return True
 
-    def accepted(checker: SumClauses, clause: tuple[int, ...]) -> bool:
+    def accepted(checker: LayeredClauses, clause: tuple[int, ...]) -> bool:
         if any(abs(x) > top for x in clause):
-            return checker.holds(clause, 0)
+            return checker.holds(clause, (0, 0))
         return checker.cell_clause_holds(clause)
 
     scrambled = json.loads(json.dumps(declared))
     for entry in scrambled:
         for row in entry["variables"]:
             if rng.random() < 0.3:
-                if entry["meaning"] == "partial-sum":
-                    row[2] += rng.choice((-1, 1))
-                elif entry["meaning"] == "sandwich-between" and row[3]:
-                    row[3] = [5 - d for d in row[3]]
-                else:  # other ends on the line
-                    row[1], row[2] = (0, 3) if row[1:3] != [0, 3] else (1, 2)
+                row[2] += rng.choice((-1, 1))  # another sum, another state
     rejected = 0
     for meanings_raw, own in ((declared, True), (scrambled, False)):
         meanings = read_meanings(meanings_raw, rules)
-        checker = SumClauses(puzzle, meanings)  # type: ignore[arg-type]
+        checker = LayeredClauses(puzzle, meanings)  # type: ignore[arg-type]
         for clause in clauses:
             if not any(abs(x) > top for x in clause) and not checker.cell_clause_holds(clause):
                 continue  # a plain clause: not this check's business
@@ -879,7 +877,7 @@ def test_the_meaning_check_is_sound_against_its_relaxation_on_6x6(which: int, gi
 
     from cpsudoku.encode.cnf import reduced
     from cpsudoku.evidence.certificate import auxiliary
-    from cpsudoku.evidence.meanings import SumClauses, read_meanings
+    from cpsudoku.evidence.meanings import LayeredClauses, read_meanings
 
     grid, cases = _six_by_six_rules()
     rules = Rules.from_spec({"size": 6, "box": "2x3", "constraints": cases[which]})
@@ -906,7 +904,7 @@ def test_the_meaning_check_is_sound_against_its_relaxation_on_6x6(which: int, gi
     raw: list[tuple[int, int, str, tuple[object, ...]]] = []
     clauses = reduced(puzzle, meanings=raw).clauses
     meanings = read_meanings(auxiliary(raw), rules)
-    checker = SumClauses(puzzle, meanings)
+    checker = LayeredClauses(puzzle, meanings)
     top = 6**3
 
     truth: dict[int, int] = {}  # literal -> the worlds it is true in, as a bit mask
@@ -935,7 +933,7 @@ def test_the_meaning_check_is_sound_against_its_relaxation_on_6x6(which: int, gi
 
     def accepted(clause: tuple[int, ...]) -> bool:
         if any(abs(x) > top for x in clause):
-            return checker.holds(clause, 0)
+            return checker.holds(clause, (0, 0))
         return checker.cell_clause_holds(clause)
 
     mine = [

@@ -513,11 +513,16 @@ def test_pair_rules_are_checked_by_the_verifier_and_refused_by_name() -> None:
             create_backend("native").solve(Puzzle(rules, (0,) * 16))
 
 
-def test_the_general_engines_take_every_kind_the_model_defines() -> None:
-    from cpsudoku.engines.base import GENERAL_KINDS
-    from cpsudoku.model.constraints import KINDS
+def test_the_general_engines_take_every_primitive_the_model_defines() -> None:
+    from cpsudoku.engines import backend_class
+    from cpsudoku.engines.base import GENERAL_PRIMITIVES
+    from cpsudoku.model.primitives import PRIMITIVES, Primitive
 
-    assert set(KINDS) == GENERAL_KINDS
+    assert set(PRIMITIVES) == GENERAL_PRIMITIVES
+    # none left out of the list (slotted dataclasses leave their first class behind)
+    assert {p.__name__ for p in PRIMITIVES} == {p.__name__ for p in Primitive.__subclasses__()}
+    for name in ("sat", "cpsat", "backtrack"):
+        assert backend_class(name).primitive_kinds == GENERAL_PRIMITIVES
 
 
 def test_a_sukaku_line_is_read_as_given_candidates() -> None:

@@ -38,11 +38,28 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from cpsudoku.encode.sum_clauses import AuxMeaning, linear_clauses, sandwich_clauses
-from cpsudoku.model.constraints import Cage, CellValues, Constraint, PairRule
+from cpsudoku.encode.sum_clauses import (
+    AuxMeaning,
+    automaton_clauses,
+    count_clauses,
+    sum_clauses,
+)
+from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.primitives import (
+    Allowed,
+    Automaton,
+    Choice,
+    Count,
+    DigitSets,
+    Distinct,
+    Primitive,
+    Relation,
+    Sum,
+    Table,
+    values_of,
+)
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
-from cpsudoku.model.sums import LinearSum, Sandwich
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -63,7 +80,8 @@ DEFAULT_AT_MOST_ONE = "pairwise"
 Clause = tuple[int, ...]
 
 #: What an auxiliary variable of a constraint means: ``(variable, constraint index,
-#: name, parameters)``, the index into ``rules.constraints`` (see
+#: name, parameters)``, the index into ``rules.constraints``; the parameters start with
+#: the index of the primitive among the constraint's (see
 #: :mod:`cpsudoku.encode.sum_clauses` for the names).
 ConstraintMeaning = tuple[int, int, str, tuple[object, ...]]
 
@@ -382,72 +400,152 @@ def constraint_clauses(
 ) -> int:
     """Append the clauses of ``constraints`` on ``rules``' grid; return the new top.
 
-    Auxiliary variables are numbered from ``top + 1``. Killer cages
-    (:func:`cage_clauses`); rules over pairs of cells (anti-knight, anti-king,
-    non-consecutive, lines, dots, negative rules) as one binary clause per pair of
-    values their cells may not hold; sums with repeats and sandwiches as in
-    :mod:`cpsudoku.encode.sum_clauses`. With a ``guard`` variable, every clause starts
-    with ``-guard``: the constraints hold only while the guard is assumed (the SAT
-    engine's live solver; writing the literal here saves a copy of every clause).
-    The engines refuse any kind they lack before encoding, so an unknown one here is a
-    bug.
+    Each constraint is written as the primitives it compiles to
+    (:func:`primitive_clauses`); auxiliary variables are numbered from ``top + 1``.
+    With a ``guard`` variable, every clause starts with ``-guard``: the constraints
+    hold only while the guard is assumed (the SAT engine's live solver; writing the
+    literal here saves a copy of every clause). The engines refuse what they lack
+    before encoding, so an unknown primitive here is a bug.
 
-    ``meanings``, when given, receives what the sums' and sandwiches' auxiliary
-    variables mean, each with the index of its constraint in ``constraints``
-    (certificates carry them; a cage's selectors get none).
+    ``meanings``, when given, receives what the auxiliary variables of sums, automata
+    and counts mean, each with the index of its constraint in ``constraints`` and of
+    the primitive among the constraint's (certificates carry them; a cage's
+    selectors get none).
     """
     n = rules.n
     lead = (-guard,) if guard else ()
     local: list[AuxMeaning] | None = None if meanings is None else []
+    compiled = rules.compiled if constraints is rules.constraints else None
     for j, c in enumerate(constraints):
-        if isinstance(c, Cage):
-            top = cage_clauses(c, rules, top, out, lead)
-        elif isinstance(c, PairRule):  # two clashing values: a binary clause each
-            clashes = c.clashes(n)
-            out.extend((*lead, -(i * n + a), -(j * n + b)) for i, j in c.pairs for a, b in clashes)
-        elif isinstance(c, CellValues):  # a value a cell may not hold: a unit clause
-            out.extend(
-                (*lead, -(i * n + d))
-                for i, mask in c.masks()
-                for d in range(1, n + 1)
-                if not mask >> (d - 1) & 1
-            )
-        elif isinstance(c, LinearSum | Sandwich):
-            written: list[Clause] = [] if lead else out  # unguarded: no copy
-            if isinstance(c, LinearSum):
-                top = linear_clauses(c, n, top, written, local)
-            else:
-                top = sandwich_clauses(c, n, top, written, local)
-            if lead:
-                out.extend((*lead, *clause) for clause in written)
-        else:
-            raise ValueError(f"the CNF encoder has no encoding of {c.kind} constraints")
-        if meanings is not None and local:
-            meanings.extend((v, j, name, params) for v, name, params in local)
-            local.clear()
+        prims = compiled[j][1] if compiled is not None else c.compile(n)
+        for k, p in enumerate(prims):
+            top = primitive_clauses(p, rules, top, out, lead, local)
+            if meanings is not None and local:
+                meanings.extend((v, j, name, (k, *params)) for v, name, params in local)
+                local.clear()
     return top
 
 
-def cage_clauses(cage: Cage, rules: Rules, top: int, out: list[Clause], lead: Clause = ()) -> int:
-    """A killer cage as clauses, by enumerating the digit sets that make its sum.
+def primitive_clauses(
+    p: Primitive,
+    rules: Rules,
+    top: int,
+    out: list[Clause],
+    lead: Clause = (),
+    meanings: list[AuxMeaning] | None = None,
+) -> int:
+    """Append the clauses of one primitive (each starting with ``lead``); the new top.
+
+    - a relation: a binary clause per pair of values a pair of cells may not hold;
+    - allowed values: a unit clause per value a cell may not hold;
+    - different digits: a binary clause per digit for cells that share no unit;
+    - digit sets: :func:`cage_clauses`;
+    - a table: a clause per forbidden tuple (up to three cells), else a selector per
+      allowed tuple;
+    - a sum, an automaton, a count: a layered diagram
+      (:mod:`cpsudoku.encode.sum_clauses`);
+    - a choice: a selector per branch, one of them chosen, each branch's clauses
+      behind its selector.
+    """
+    n = rules.n
+    if isinstance(p, Relation):
+        if p.differ:  # equal values only
+            out.extend(
+                (*lead, -(i * n + d), -(j * n + d)) for i, j in p.pairs for d in range(1, n + 1)
+            )
+        else:
+            bad = p.forbidden()
+            out.extend((*lead, -(i * n + a), -(j * n + b)) for i, j in p.pairs for a, b in bad)
+    elif isinstance(p, Allowed):
+        out.extend(
+            (*lead, -(i * n + d))
+            for i, mask in zip(p.cells, p.masks, strict=True)
+            for d in range(1, n + 1)
+            if not mask >> (d - 1) & 1
+        )
+    elif isinstance(p, Distinct):
+        peers = rules.units_only.peers
+        cells = p.cells
+        apart = [(i, j) for a, i in enumerate(cells) for j in cells[a + 1 :] if j not in peers[i]]
+        out.extend((*lead, -(i * n + d), -(j * n + d)) for i, j in apart for d in range(1, n + 1))
+    elif isinstance(p, DigitSets):
+        top = cage_clauses(p, rules, top, out, lead)
+    elif isinstance(p, Table):
+        top = table_clauses(p, n, top, out, lead)
+    elif isinstance(p, Sum | Automaton | Count):
+        written: list[Clause] = [] if lead else out  # unguarded: no copy
+        writer = (
+            sum_clauses
+            if isinstance(p, Sum)
+            else (automaton_clauses if isinstance(p, Automaton) else count_clauses)
+        )
+        top = writer(p, n, top, written, meanings)  # type: ignore[arg-type]
+        if lead:
+            out.extend((*lead, *clause) for clause in written)
+    elif isinstance(p, Choice):
+        chosen = list(range(top + 1, top + len(p.branches) + 1))
+        top += len(p.branches)
+        out.append((*lead, *chosen))
+        for selector, branch in zip(chosen, p.branches, strict=True):
+            for q in branch:
+                top = primitive_clauses(q, rules, top, out, (*lead, -selector), meanings)
+    else:
+        raise ValueError(f"the CNF encoder has no encoding of {type(p).__name__}")
+    return top
+
+
+def table_clauses(p: Table, n: int, top: int, out: list[Clause], lead: Clause = ()) -> int:
+    """A table: forbidden tuples as clauses (up to three cells), else tuple selectors.
+
+    With selectors: one of the allowed tuples is chosen, a chosen tuple's values are
+    held, and a cell holding a value chooses a tuple giving it that value (so unit
+    propagation keeps each cell's values to those of some tuple still possible).
+    """
+    cells = p.cells
+    if len(cells) <= 3:
+        allowed = set(p.tuples)
+        from itertools import product
+
+        for t in product(range(1, n + 1), repeat=len(cells)):
+            if t not in allowed:
+                out.append((*lead, *(-(i * n + v) for i, v in zip(cells, t, strict=True))))
+        return top
+    selectors = range(top + 1, top + len(p.tuples) + 1)
+    top += len(p.tuples)
+    out.append((*lead, *selectors))
+    having: dict[tuple[int, int], list[int]] = {}
+    for s, t in zip(selectors, p.tuples, strict=True):
+        for i, v in zip(cells, t, strict=True):
+            out.append((*lead, -s, i * n + v))
+            having.setdefault((i, v), []).append(s)
+    for i in cells:
+        for v in range(1, n + 1):
+            out.append((*lead, -(i * n + v), *having.get((i, v), ())))
+    return top
+
+
+def cage_clauses(
+    cage: DigitSets, rules: Rules, top: int, out: list[Clause], lead: Clause = ()
+) -> int:
+    """Different digits forming one of some sets (a killer cage, a renban) as clauses.
 
     The digits of the cage differ: a binary clause per digit the cage can hold, for
     each two of its cells that share no unit (most cages lie in one row, column or
-    box, whose clauses already say it). A digit in no set that makes the sum leaves
-    every cell of the cage (a unit clause each). One set left: each of its digits is
-    somewhere in the cage. Several: a selector per set, at least one chosen, a chosen
-    set's digits each somewhere in the cage, and a cell holding a digit chooses one
-    of the sets that hold it (a clause per cell and digit not in every set). k cells
-    holding k different digits then hold exactly the chosen set, so nothing more
-    needs saying about the other digits. The last clauses are redundant, but unit
-    propagation needs them to go from a placed digit to its set (on the killer
-    sample they halve the conflicts). A 9x9 cage has at most 12 such sets (5 cells
-    adding up to 25). docs/design.md compares the alternatives measured. Every
-    clause starts with the literals ``lead`` (see :func:`constraint_clauses`).
+    box, whose clauses already say it). A digit in no set leaves every cell of the
+    cage (a unit clause each). One set left: each of its digits is somewhere in the
+    cage. Several: a selector per set, at least one chosen, a chosen set's digits each
+    somewhere in the cage, and a cell holding a digit chooses one of the sets that
+    hold it (a clause per cell and digit not in every set). k cells holding k
+    different digits then hold exactly the chosen set, so nothing more needs saying
+    about the other digits. The last clauses are redundant, but unit propagation
+    needs them to go from a placed digit to its set (on the killer sample they halve
+    the conflicts). A 9x9 cage has at most 12 such sets (5 cells adding up to 25).
+    docs/design.md compares the alternatives measured. Every clause starts with the
+    literals ``lead`` (see :func:`constraint_clauses`).
     """
     n = rules.n
     cells = cage.cells
-    recipe = _cage_recipe(n, tuple(cage.combinations(n)) if cage.restricts else ())
+    recipe = _cage_recipe(n, cage.sets)
     peers = rules.units_only.peers  # one grid's peers, worked out once for all puzzles
     apart = [(i, j) for a, i in enumerate(cells) for j in cells[a + 1 :] if j not in peers[i]]
     out.extend((*lead, -(i * n + d), -(j * n + d)) for i, j in apart for d in recipe.digits)
@@ -484,8 +582,9 @@ class _CageRecipe:
 
 
 @lru_cache(maxsize=4096)
-def _cage_recipe(n: int, sets: tuple[tuple[int, ...], ...]) -> _CageRecipe:
-    """The recipe of a cage whose digits must form one of ``sets`` (empty: any)."""
+def _cage_recipe(n: int, masks: tuple[int, ...]) -> _CageRecipe:
+    """The recipe of a cage whose digits must form one of the sets ``masks``."""
+    sets = tuple(tuple(values_of(m)) for m in masks)
     digits = tuple(sorted(set().union(*sets))) if sets else tuple(range(1, n + 1))
     excluded = tuple(d for d in range(1, n + 1) if d not in digits)
     members = tuple((s, d) for s, combo in enumerate(sets, 1) for d in combo)

@@ -41,11 +41,25 @@ from typing import Any, Literal, get_args
 from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
-from cpsudoku.model.constraints import Cage, CellValues, PairRule, Renban
+from cpsudoku.encode.cnf import primitive_clauses
+from cpsudoku.model.constraints import digit_sets
+from cpsudoku.model.constraints.cages import set_masks
 from cpsudoku.model.implied import implied_cages
+from cpsudoku.model.primitives import (
+    Allowed,
+    Automaton,
+    Choice,
+    Count,
+    DigitSets,
+    Distinct,
+    Primitive,
+    Relation,
+    Sum,
+    Table,
+    values_of,
+)
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
-from cpsudoku.model.sums import LinearSum, Sandwich
 
 #: The two model kinds (see the module docstring).
 ModelKind = Literal["integer", "boolean"]
@@ -79,11 +93,8 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         ]
         for unit in rules.unit_cells:
             model.add_all_different([cells[i] for i in unit])
-        for cage in (*_cages(rules), *implied_cages(rules)):
-            model.add_all_different([cells[i] for i in cage.cells])
-            _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
-        _add_pair_rules_int(model, cells, rules)
-        _add_sums(model, cells, rules)
+        implied = [p for c in implied_cages(rules) for p in c.compile(n)]
+        _IntegerWriter(model, cells, n).add_all((*rules.primitives, *implied))
     elif kind == "boolean":
         write_boolean(model.proto, rules, named=named)
     else:
@@ -209,40 +220,89 @@ def _add_units(proto: cmh.CpModelProto, rules: Rules) -> None:
 
 
 def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
-    """The rules' other constraints (and the implied cages) on the one-hot cells.
+    """The rules' primitives (and the implied cages) on the one-hot cells.
 
     Literals a rule fixes (a value taken from a cell, a one-cell cage's digit) are
     collected and fixed by one ``bool_and``; not by domains, which the backend sets
-    and resets for the givens.
+    and resets for the givens. Relations, allowed values, different digits, digit
+    sets, tables and counts in the model's own forms; rules with sums, automata or
+    choices get the integer model by default (:func:`needs_integer`), and when the
+    Boolean one is asked for, a sum is a linear constraint over the one-hot literals
+    and an automaton or a choice the clauses the CNF encoder writes for it.
     """
     n = rules.n
     add = proto.constraints.add
     fixed: list[int] = []
     first = count = len(proto.variables)
-    for cage in (*_cages(rules), *implied_cages(rules)):
-        count = _add_cage(add, fixed, cage, n, count)
+    implied = [p for c in implied_cages(rules) for p in c.compile(n)]
+    for p in (*rules.primitives, *implied):
+        if isinstance(p, DigitSets):
+            count = _add_cage(add, fixed, p, n, count)
+        elif isinstance(p, Table):
+            count = _add_table(add, p, n, count)
+        elif isinstance(p, Allowed):
+            for i, mask in zip(p.cells, p.masks, strict=True):
+                fixed.extend(-i * n - d - 1 for d in range(n) if not mask >> d & 1)
+        elif isinstance(p, Distinct):
+            for d in range(n):
+                add().at_most_one.literals.extend([i * n + d for i in p.cells])
+        elif isinstance(p, Relation):
+            bad = [(a, a) for a in range(1, n + 1)] if p.differ else p.forbidden()
+            for i, j in p.pairs:
+                for a, b in bad:  # not (i holds a and j holds b)
+                    add().bool_or.literals.extend((-i * n - a, -j * n - b))
+        elif isinstance(p, Count):
+            linear = add().linear
+            linear.vars.extend(i * n + d for i in p.cells for d in range(n) if p.values >> d & 1)
+            linear.coeffs.extend([1] * len(linear.vars))
+            linear.domain.extend(_domain(p.counts))
+        elif isinstance(p, Sum):  # a cell's value is sum(d * holds(cell, d))
+            linear = add().linear
+            for i, w in p.terms:
+                linear.vars.extend(range(i * n, i * n + n))
+                linear.coeffs.extend(w * d for d in range(1, n + 1))
+            linear.domain.extend(_domain(p.targets))
+        elif isinstance(p, Automaton | Choice):
+            # Asked for the Boolean model (by default such rules get the integer one):
+            # the primitive's clauses, as the CNF encoder writes them, over the same
+            # literals (CNF variable v is variable v - 1 here).
+            clauses: list[tuple[int, ...]] = []
+            count = primitive_clauses(p, rules, count, clauses)
+            for clause in clauses:
+                add().bool_or.literals.extend(v - 1 if v > 0 else v for v in clause)
+        else:
+            raise ValueError(f"the Boolean CP-SAT model has no form of {type(p).__name__}")
     if count > first:
         proto.merge_from(_booleans(count - first))
-    for rule in rules.constraints:
-        if isinstance(rule, CellValues):
-            for i, mask in rule.masks():
-                fixed.extend(-i * n - d - 1 for d in range(n) if not mask >> d & 1)
-        elif isinstance(rule, PairRule):
-            clashes = rule.clashes(n)
-            for i, j in rule.pairs:
-                for a, b in clashes:  # not (i holds a and j holds b)
-                    add().bool_or.literals.extend((-i * n - a, -j * n - b))
-        elif isinstance(rule, LinearSum | Sandwich):
-            _add_sum_boolean(add, rule, n)
     if fixed:
         add().bool_and.literals.extend(fixed)
 
 
-def _add_cage(add: Callable[[], Any], fixed: list[int], cage: Cage, n: int, count: int) -> int:
-    """One cage (or renban) on the one-hot cells; returns the next free variable.
+def needs_integer(rules: Rules) -> bool:
+    """True when the rules hold a primitive only the integer model writes.
 
-    A cage with no sum only keeps its digits apart (at most one cell per digit); a
-    one-cell cage fixes its digit (``fixed``). A two-cell cage with sum s says, per
+    Sums whose digits may repeat (little killers, arrows: CP-SAT's LP relaxation reads
+    the linear sums well), automata (CP-SAT's own ``add_automaton``) and choices
+    (constraints enforced by a literal per branch).
+    """
+    return any(isinstance(p, Sum | Automaton | Choice) for p in rules.primitives)
+
+
+def _domain(values: Iterable[int]) -> list[int]:
+    """A proto domain (flat list of closed intervals) holding exactly ``values``."""
+    out: list[int] = []
+    for v in sorted(values):
+        if out and out[-1] == v - 1:
+            out[-1] = v
+        else:
+            out.extend((v, v))
+    return out
+
+
+def _add_cage(add: Callable[[], Any], fixed: list[int], cage: DigitSets, n: int, count: int) -> int:
+    """Digit sets (a cage, a renban) on the one-hot cells; returns the next free variable.
+
+    A one-cell cage fixes its digit (``fixed``). A two-cell cage with sum s says, per
     digit d, "the first cell holds d exactly when the second holds s - d": one
     exactly-one of "first holds d" and "second does not hold s - d", which keeps the
     two cells' candidates matched pair by pair (the digit sets below do not: killer
@@ -260,19 +320,16 @@ def _add_cage(add: Callable[[], Any], fixed: list[int], cage: Cage, n: int, coun
     solve, 1.2 ms as exactly-ones).
     """
     bases = [i * n for i in cage.cells]
-    if not cage.restricts:
-        for d in range(n):
-            add().at_most_one.literals.extend([b + d for b in bases])
-        return count
-    if len(bases) == 2 and type(cage) is Cage and cage.total is not None:
+    total = _pair_sum(cage.sets, n) if len(bases) == 2 else None
+    if total is not None:
         a, b = bases
-        pairs, outs = _pair_plan(cage.total, n)
+        pairs, outs = _pair_plan(total, n)
         for d, e in pairs:
             add().exactly_one.literals.extend((a + d, -b - e - 1))
         for d in outs:
             fixed.extend((-a - d - 1, -b - d - 1))
         return count
-    sets, rows, outs = _cage_plan(cage.kind, len(bases), cage.total, n)
+    sets, rows, outs = _cage_plan(cage.sets, n)
     for d in outs:
         fixed.extend([-b - d - 1 for b in bases])
     if len(bases) == 1 and sets == 1:
@@ -287,6 +344,15 @@ def _add_cage(add: Callable[[], Any], fixed: list[int], cage: Cage, n: int, coun
     return count + sets if sets > 1 else count
 
 
+@lru_cache(maxsize=4096)
+def _pair_sum(sets: tuple[int, ...], n: int) -> int | None:
+    """The sum s when ``sets`` are all the pairs of different digits adding up to s."""
+    if not sets:
+        return None
+    total = sum(values_of(sets[0]))
+    return total if set(sets) == set(set_masks(tuple(digit_sets(n, 2, total)))) else None
+
+
 @lru_cache(maxsize=256)
 def _pair_plan(total: int, n: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
     """A two-cell cage's digit pairs, and the digits in no pair (all 0-based).
@@ -298,29 +364,19 @@ def _pair_plan(total: int, n: int) -> tuple[tuple[tuple[int, int], ...], tuple[i
     return pairs, tuple(sorted(set(range(n)) - {d for d, _ in pairs}))
 
 
-#: The cages by kind: what :func:`_cage_plan` makes the digit sets of.
-_CAGE_KINDS: dict[str, type[Cage]] = {Cage.kind: Cage, Renban.kind: Renban}
-
-
 @lru_cache(maxsize=4096)
 def _cage_plan(
-    kind: str, size: int, total: int | None, n: int
+    sets: tuple[int, ...], n: int
 ) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]:
-    """What a cage's digit sets make (they depend on its kind, size and sum only).
+    """What digit sets (masks) make, worked out once per sets.
 
-    Returns the number of sets; per digit (0-based) some set holds, that digit and the
-    sets (by number) without it; and the digits no set holds.
-
-    Raises:
-        ValueError: a kind of cage this model has no form of.
+    The number of sets; per digit (0-based) some set holds, that digit and the sets
+    (by number) without it; and the digits no set holds.
     """
-    if kind not in _CAGE_KINDS:
-        raise ValueError(f"the CP-SAT models have no form of {kind} constraints")
-    sets = _CAGE_KINDS[kind](tuple(range(size)), total).combinations(n)
     rows = []
     outs = []
     for d in range(n):
-        without = tuple(k for k, digits in enumerate(sets) if d + 1 not in digits)
+        without = tuple(k for k, mask in enumerate(sets) if not mask >> d & 1)
         if len(without) < len(sets):
             rows.append((d, without if len(sets) > 1 else ()))
         else:
@@ -328,123 +384,140 @@ def _cage_plan(
     return len(sets), tuple(rows), tuple(outs)
 
 
-def _add_sum_boolean(add: Callable[[], Any], rule: LinearSum | Sandwich, n: int) -> None:
-    """A sum with repeats (little killer, arrow) or a sandwich, over the one-hot cells.
+def _add_table(add: Callable[[], Any], table: Table, n: int, count: int) -> int:
+    """A table on the one-hot cells: a selector per allowed tuple, exactly one chosen.
 
-    A cell's value is ``sum(d * holds(cell, d))``. A sandwich has, for each placement of
-    its 1 and n, the sum of the cells between enforced by the two literals "cell holds
-    1" and "cell holds n"; neighbours (nothing between) only for a sum of 0.
+    A chosen tuple's values are held (``bool_or(not s, x)``), and a cell holding a
+    value chooses a tuple giving it that value; returns the next free variable.
+    """
+    selectors = list(range(count, count + len(table.tuples)))
+    add().exactly_one.literals.extend(selectors)
+    having: dict[tuple[int, int], list[int]] = {}
+    for s, t in zip(selectors, table.tuples, strict=True):
+        for i, v in zip(table.cells, t, strict=True):
+            add().bool_or.literals.extend((-s - 1, i * n + v - 1))
+            having.setdefault((i, v), []).append(s)
+    for i in table.cells:
+        for v in range(1, n + 1):
+            add().bool_or.literals.extend((-(i * n + v - 1) - 1, *having.get((i, v), ())))
+    return count + len(selectors)
+
+
+class _IntegerWriter:
+    """The primitives on the integer cells (one variable per cell, domain 1..n).
+
+    Each primitive in CP-SAT's own form: ``!=`` or forbidden pairs for a relation,
+    allowed values as domains, ``AllDifferent`` (with a linear sum, or largest less
+    smallest, for digit sets of a sum or of runs; any other digit sets through the
+    cells' one-hot literals), allowed assignments for a table, a linear sum, CP-SAT's
+    automaton, a count over the cells' one-hot literals. A choice gets a literal per
+    branch, at least one true, each branch's constraints enforced by its literal.
     """
 
-    def linear(weights: Iterable[tuple[int, int]], target: int, when: Sequence[int] = ()) -> None:
-        terms: dict[int, int] = {}
-        for i, w in weights:
-            for d in range(n):
-                terms[i * n + d] = terms.get(i * n + d, 0) + w * (d + 1)
-        constraint = add()
-        constraint.enforcement_literal.extend(when)
-        sum_ = constraint.linear
-        sum_.vars.extend([k for k, c in terms.items() if c])
-        sum_.coeffs.extend([c for c in terms.values() if c])
-        sum_.domain.extend((target, target))
+    def __init__(self, model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], n: int) -> None:
+        self.model = model
+        self.cells = cells
+        self.n = n
+        self._onehot: dict[int, list[cp_model.IntVar]] = {}
 
-    if isinstance(rule, LinearSum):
-        linear(rule.terms, rule.target)
-        return
-    cells = rule.cells
-    for p in range(n):
-        for q in range(p + 1, n):
-            for a, b in ((1, n), (n, 1)):
-                ends = (cells[p] * n + a - 1, cells[q] * n + b - 1)
-                if q > p + 1:
-                    linear(((i, 1) for i in cells[p + 1 : q]), rule.total, ends)
-                elif rule.total:  # neighbours: nothing between, a sum of 0
-                    add().bool_or.literals.extend((-ends[0] - 1, -ends[1] - 1))
+    def add_all(self, prims: Iterable[Primitive]) -> None:
+        """Add every primitive."""
+        for p in prims:
+            self.add(p)
+
+    def onehot(self, i: int) -> list[cp_model.IntVar]:
+        """Cell ``i``'s literals "holds d" (d = 1..n), channelled once to its variable."""
+        found = self._onehot.get(i)
+        if found is None:
+            found = [self.model.new_bool_var("") for _ in range(self.n)]
+            self.model.add_map_domain(self.cells[i], found, 1)
+            self._onehot[i] = found
+        return found
+
+    def add(self, p: Primitive, when: Sequence[Any] = ()) -> None:
+        """Add one primitive, enforced by the literals ``when`` (a choice's branch)."""
+        model, cells = self.model, self.cells
+        made: list[Any] = []
+        if isinstance(p, Relation):
+            for i, j in p.pairs:
+                if p.differ:
+                    made.append(model.add(cells[i] != cells[j]))
+                else:
+                    made.append(
+                        model.add_forbidden_assignments([cells[i], cells[j]], p.forbidden())
+                    )
+        elif isinstance(p, Allowed):
+            for i, mask in zip(p.cells, p.masks, strict=True):
+                allowed = cp_model.Domain.from_values(values_of(mask))
+                made.append(model.add_linear_expression_in_domain(cells[i], allowed))
+        elif isinstance(p, Distinct):
+            made.append(model.add_all_different([cells[i] for i in p.cells]))
+        elif isinstance(p, DigitSets):
+            made.extend(self._digit_sets(p, when))
+        elif isinstance(p, Table):
+            made.append(model.add_allowed_assignments([cells[i] for i in p.cells], p.tuples))
+        elif isinstance(p, Sum):
+            expr = sum(w * cells[i] for i, w in p.terms)
+            made.append(
+                model.add_linear_expression_in_domain(expr, cp_model.Domain.from_values(p.targets))
+            )
+        elif isinstance(p, Automaton):
+            triples = [
+                (q, d + 1, t)
+                for q, row in enumerate(p.transitions)
+                for d, t in enumerate(row)
+                if t >= 0
+            ]
+            made.append(
+                model.add_automaton([cells[i] for i in p.cells], 0, sorted(p.accepting), triples)
+            )
+        elif isinstance(p, Count):
+            holding = [self.onehot(i)[d - 1] for i in p.cells for d in values_of(p.values)]
+            made.append(
+                model.add_linear_expression_in_domain(
+                    sum(holding), cp_model.Domain.from_values(sorted(p.counts))
+                )
+            )
+        elif isinstance(p, Choice):
+            branches = [model.new_bool_var("") for _ in p.branches]
+            made.append(model.add_bool_or(branches))
+            for lit, branch in zip(branches, p.branches, strict=True):
+                for q in branch:
+                    self.add(q, (*when, lit))
+        else:
+            raise ValueError(f"the integer CP-SAT model has no form of {type(p).__name__}")
+        if when:
+            for ct in made:
+                ct.only_enforce_if(list(when))
+
+    def _digit_sets(self, p: DigitSets, when: Sequence[Any]) -> list[Any]:
+        """Different digits forming one of the sets: AllDifferent and the sets' shape."""
+        model, n = self.model, self.n
+        cells = [self.cells[i] for i in p.cells]
+        made = [model.add_all_different(cells)]
+        k = len(cells)
+        sums = {sum(values_of(m)) for m in p.sets}
+        if len(sums) == 1 and set(p.sets) == set(set_masks(tuple(digit_sets(n, k, *sums)))):
+            made.append(model.add(sum(cells) == next(iter(sums))))
+        elif set(p.sets) == set(_run_masks(n, k)):
+            high, low = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
+            made.append(model.add_max_equality(high, cells))
+            made.append(model.add_min_equality(low, cells))
+            made.append(model.add(high - low == k - 1))
+        else:  # any sets: a selector per set, its digits each in the cage
+            chosen = [model.new_bool_var("") for _ in p.sets]
+            made.append(model.add_exactly_one(chosen))
+            for d in range(1, n + 1):
+                holders = [self.onehot(i)[d - 1] for i in p.cells]
+                having = [c for c, m in zip(chosen, p.sets, strict=True) if m >> (d - 1) & 1]
+                made.append(model.add(sum(holders) == sum(having)))
+        return made
 
 
-def _cages(rules: Rules) -> list[Cage]:
-    """The rules' killer cages (and a check that every other kind has a form here)."""
-    known = Cage | PairRule | CellValues | LinearSum | Sandwich
-    other = [c for c in rules.constraints if not isinstance(c, known)]
-    if other:
-        kinds = sorted({c.kind for c in other})
-        raise ValueError(f"the CP-SAT models have no form of {', '.join(kinds)} constraints")
-    return [c for c in rules.constraints if isinstance(c, Cage)]
-
-
-def _add_digit_sets_int(
-    model: cp_model.CpModel, cells: list[cp_model.IntVar], cage: Cage, n: int
-) -> None:
-    """A cage's sum, or a renban's run (its largest less its smallest), on integer cells."""
-    if isinstance(cage, Renban):
-        high, low = model.new_int_var(1, n, ""), model.new_int_var(1, n, "")
-        model.add_max_equality(high, cells)
-        model.add_min_equality(low, cells)
-        model.add(high - low == len(cells) - 1)
-    elif cage.total is not None:
-        model.add(sum(cells) == cage.total)
-
-
-def _add_sums(model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], rules: Rules) -> None:
-    """Sums with repeats (little killers, arrows) and sandwiches, on the integer cells.
-
-    A sandwich has, for each placement of its 1 and n, the sum of the cells between
-    enforced by that placement: two literals "cell holds 1" and "cell holds n", each
-    made once and tied to its cell.
-    """
-    n = rules.n
-    flags: dict[tuple[int, int], Any] = {}
-
-    def holds_value(i: int, v: int) -> Any:
-        if (i, v) not in flags:
-            flag = model.new_bool_var("")
-            model.add(cells[i] == v).only_enforce_if(flag)
-            model.add(cells[i] != v).only_enforce_if(flag.Not())
-            flags[i, v] = flag
-        return flags[i, v]
-
-    for rule in rules.constraints:
-        if isinstance(rule, LinearSum):
-            model.add(sum(w * cells[i] for i, w in rule.terms) == rule.target)
-        elif isinstance(rule, Sandwich):
-            line = rule.cells
-            for p in range(n):
-                for q in range(p + 1, n):
-                    for a, b in ((1, n), (n, 1)):
-                        ends = [holds_value(line[p], a), holds_value(line[q], b)]
-                        if q == p + 1:  # neighbours: nothing between, a sum of 0
-                            if rule.total:
-                                model.add_bool_or([e.Not() for e in ends])
-                            continue
-                        between = sum(cells[i] for i in line[p + 1 : q])
-                        model.add(between == rule.total).only_enforce_if(ends)
-
-
-def _pair_rules(rules: Rules) -> list[PairRule]:
-    """The rules over pairs of cells (anti-knight, anti-king, non-consecutive)."""
-    return [c for c in rules.constraints if isinstance(c, PairRule)]
-
-
-def _add_pair_rules_int(
-    model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], rules: Rules
-) -> None:
-    """The integer model's pair rules and allowed values.
-
-    Related cells: ``!=`` where they only differ, else the value pairs forbidden; cells
-    with allowed values (parity, given candidates): those values only.
-    """
-    for rule in rules.constraints:
-        if isinstance(rule, CellValues):
-            for i, mask in rule.masks():
-                values = [d for d in range(1, rules.n + 1) if mask >> (d - 1) & 1]
-                model.add_allowed_assignments([cells[i]], [(v,) for v in values])
-    for rule in _pair_rules(rules):
-        clashes = rule.clashes(rules.n)
-        for i, j in rule.pairs:
-            if rule.differ:
-                model.add(cells[i] != cells[j])
-            else:
-                model.add_forbidden_assignments([cells[i], cells[j]], clashes)
+@lru_cache(maxsize=256)
+def _run_masks(n: int, k: int) -> tuple[int, ...]:
+    """The masks of the runs of ``k`` consecutive digits of 1..n."""
+    return tuple(((1 << k) - 1) << start for start in range(n - k + 1))
 
 
 def given_domains(puzzle: Puzzle, kind: ModelKind) -> list[Domain]:
@@ -506,11 +579,9 @@ def sample_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar
     cells = [model.new_int_var(1, n, f"cell{i}") for i in range(g.cells)]
     for unit in g.unit_cells:
         model.add_all_different([cells[i] for i in unit])
-    for cage in _cages(g):  # the killer sample: AllDifferent and a linear sum per cage
-        model.add_all_different([cells[i] for i in cage.cells])
-        _add_digit_sets_int(model, [cells[i] for i in cage.cells], cage, n)
-    _add_pair_rules_int(model, cells, g)
-    _add_sums(model, cells, g)  # little killers, arrows, sandwiches: as in rules_model
+    # The other rules as the integer model writes them (a killer cage: AllDifferent
+    # and a linear sum), without the implied cages.
+    _IntegerWriter(model, cells, n).add_all(g.primitives)
     for i, v in enumerate(puzzle.cells):
         if v:
             model.add(cells[i] == v)

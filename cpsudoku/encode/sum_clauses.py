@@ -1,30 +1,31 @@
-"""Clauses of the sum rules whose digits may repeat: little killers, arrows, sandwiches.
+"""Clauses of the primitives read along a line: sums, automata and counts.
 
 Variable ``i * n + d`` says "cell ``i`` holds ``d``" (as in :mod:`cpsudoku.encode.cnf`);
 auxiliary variables are numbered from ``top + 1`` and the new top returned.
 
-A weighted sum (:class:`~cpsudoku.model.sums.LinearSum`) is a chain of partial sums,
-one layer per cell, as in a decision diagram of the sum: a variable per partial sum
-that some values reach and from which the target can still be reached. The clauses
-say that a partial sum and a value lead to the next partial sum (or to nothing, which
-forbids the pair), that every partial sum and every value has a way through, and that
-each layer holds a partial sum. Unit propagation then keeps each cell's values to
-those on a path to the target (the cells in order). A sandwich reuses the digit-set
-enumeration of killer cages: the cells between the 1 and the n of a row differ, so
-each set of digits that makes the clue is one selector.
+All three are one shape, a layered diagram: a state after each cell of the line (a
+partial sum, an automaton's state, a count so far), and a value of the next cell
+leading from a state to the next one or to nothing. A variable per state that the
+line can reach and from which an accepting end stays reachable (worked out here,
+before any clause); forward clauses (a state and a value lead to the next state, or
+to nothing, which forbids the pair), support clauses (a value and a state each have a
+way in) and one at-least-one per layer. Unit propagation then keeps each cell's values
+to those on a path to an accepting end (the cells in order).
 
 Each writer can also say what its auxiliary variables mean (``meanings``), as
 ``(variable, name, parameters)``: ``("partial-sum", (k, t))`` "the weighted sum of the
-first k terms is t"; ``("sandwich-ends", (p, q))`` "the 1 and the n stand at positions
-p and q of the line, either way round"; ``("sandwich-between", (p, q, digits))`` "they
-do, and the cells between hold exactly those digits". Certificates carry these so that
-their checker can evaluate each variable from the rule itself and test every clause
-under that meaning (:mod:`cpsudoku.evidence.meanings`); the solvers pass nothing.
+first k terms is t"; ``("automaton-state", (k, q))`` "after the first k cells the
+automaton is in state q"; ``("count", (k, c))`` "c of the first k cells hold a value of
+the set". Certificates carry these so that their checker can evaluate each variable
+from the primitive itself and test every clause under that meaning
+(:mod:`cpsudoku.evidence.meanings`); the solvers pass nothing.
 """
 
 from __future__ import annotations
 
-from cpsudoku.model.sums import LinearSum, Sandwich, sandwich_sets
+from collections.abc import Callable, Hashable, Sequence
+
+from cpsudoku.model.primitives import Automaton, Count, Sum
 
 Clause = tuple[int, ...]
 
@@ -32,114 +33,131 @@ Clause = tuple[int, ...]
 AuxMeaning = tuple[int, str, tuple[object, ...]]
 
 
-def linear_clauses(
-    rule: LinearSum,
+def layered_clauses(
+    cells: Sequence[int],
     n: int,
+    start: Hashable,
+    step: Callable[[int, Hashable, int], Hashable | None],
+    accepting: Callable[[Hashable], bool],
     top: int,
     out: list[Clause],
     meanings: list[AuxMeaning] | None = None,
+    name: str = "",
 ) -> int:
-    """Append the partial-sum chain of ``rule`` (weights, target) to ``out``.
+    """Append the clauses of a layered diagram over ``cells`` (module docstring).
 
-    ``meanings``, when given, receives ``(variable, "partial-sum", (k, t))`` for each
-    state variable: the weighted sum of the first ``k`` terms is ``t``.
+    ``step(k, state, d)`` is the state after cell ``k`` (0-based) holds ``d`` in
+    ``state``, or None; ``accepting(state)`` whether the line may end there.
+    ``meanings`` receives ``(variable, name, (k, state))`` for each state variable.
     """
-    terms = rule.terms
-    m = len(terms)
+    m = len(cells)
     digits = range(1, n + 1)
-    forward: list[set[int]] = [{0}]
-    for _, w in terms:
-        forward.append({t + w * d for t in forward[-1] for d in digits})
-    back: list[set[int]] = [set() for _ in range(m + 1)]
-    back[m] = {rule.target} & forward[m]
+    forward: list[set[Hashable]] = [{start}]
+    for k in range(m):
+        nxt: set[Hashable] = set()
+        for q in forward[-1]:
+            for d in digits:
+                t = step(k, q, d)
+                if t is not None:
+                    nxt.add(t)
+        forward.append(nxt)
+    back: list[set[Hashable]] = [set() for _ in range(m + 1)]
+    back[m] = {q for q in forward[m] if accepting(q)}
     for k in range(m, 0, -1):
-        w = terms[k - 1][1]
-        back[k - 1] = {t for t in forward[k - 1] if any(t + w * d in back[k] for d in digits)}
-    if not back[0]:  # no values make the sum: the encoding is the empty clause
+        back[k - 1] = {
+            q for q in forward[k - 1] if any(step(k - 1, q, d) in back[k] for d in digits)
+        }
+    if not back[0]:  # no values make the line: the encoding is the empty clause
         out.append(())
         return top
-    # State variables of the inner layers; layer 0 (sum 0) and layer m (the target)
-    # are constants.
-    state: list[dict[int, int]] = [{} for _ in range(m + 1)]
-    for k in range(1, m):
-        for t in sorted(back[k]):
+    # State variables; a layer of one state is a constant (layer 0 always is).
+    state: list[dict[Hashable, int]] = [{} for _ in range(m + 1)]
+    for k in range(1, m + 1):
+        if len(back[k]) == 1:
+            continue
+        for q in sorted(back[k], key=repr):
             top += 1
-            state[k][t] = top
+            state[k][q] = top
             if meanings is not None:
-                meanings.append((top, "partial-sum", (k, t)))
+                meanings.append((top, name, (k, q)))
 
-    def at(k: int, t: int) -> tuple[int, ...]:
-        """The literal "layer k holds t" as a clause part: () for a constant true."""
-        return () if k in (0, m) else (state[k][t],)
+    def at(k: int, q: Hashable) -> tuple[int, ...]:
+        """The literal "layer k is in q" as a clause part: () for a constant true."""
+        return (state[k][q],) if state[k] else ()
 
     for k in range(1, m + 1):
-        cell, w = terms[k - 1]
+        cell = cells[k - 1]
         for d in digits:
             x = cell * n + d
             into = []
-            for t in back[k - 1]:
-                u = t + w * d
-                if u in back[k]:
-                    into.append(t)
-                    if k < m:  # (layer k-1 = t) and x -> layer k = u
-                        out.append((*(-v for v in at(k - 1, t)), -x, *at(k, u)))
-                else:  # (layer k-1 = t) and x lead nowhere
-                    out.append((*(-v for v in at(k - 1, t)), -x))
-            # x has a way in: some partial sum before it that it extends.
+            for q in back[k - 1]:
+                u = step(k - 1, q, d)
+                if u is not None and u in back[k]:
+                    into.append(q)
+                    if state[k]:  # (layer k-1 = q) and x -> layer k = u
+                        out.append((*(-v for v in at(k - 1, q)), -x, *at(k, u)))
+                else:  # (layer k-1 = q) and x lead nowhere
+                    out.append((*(-v for v in at(k - 1, q)), -x))
+            # x has a way in: some state before it that it extends.
             if not into:
                 out.append((-x,))
-            elif k > 1:
-                out.append((-x, *(state[k - 1][t] for t in into)))
-        if k < m:
-            out.append(tuple(state[k].values()))  # each layer holds a partial sum
-            for u, var in state[k].items():  # a partial sum has a way in
-                ways = [d for d in digits if u - w * d in back[k - 1]]
+            elif state[k - 1] and len(into) < len(back[k - 1]):
+                out.append((-x, *(state[k - 1][q] for q in into)))
+        if state[k]:
+            out.append(tuple(state[k].values()))  # each layer is in some state
+            for u, var in state[k].items():  # a state has a way in
+                ways = [d for d in digits if any(step(k - 1, q, d) == u for q in back[k - 1])]
                 out.append((-var, *(cell * n + d for d in ways)))
     return top
 
 
-def sandwich_clauses(
-    rule: Sandwich,
+def sum_clauses(
+    rule: Sum, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
+) -> int:
+    """Append the partial-sum chain of a weighted sum (meanings ``partial-sum``)."""
+    weights = [w for _, w in rule.terms]
+    targets = frozenset(rule.targets)
+    return layered_clauses(
+        [i for i, _ in rule.terms],
+        n,
+        0,
+        lambda k, t, d: t + weights[k] * d,  # type: ignore[operator]
+        lambda t: t in targets,
+        top,
+        out,
+        meanings,
+        "partial-sum",
+    )
+
+
+def automaton_clauses(
+    rule: Automaton,
     n: int,
     top: int,
     out: list[Clause],
     meanings: list[AuxMeaning] | None = None,
 ) -> int:
-    """Append the clauses of a sandwich clue: per placement of its 1 and n, the sets between.
+    """Append the layered states of an automaton (meanings ``automaton-state``)."""
+    trans = rule.transitions
 
-    For cells ``p < q`` of the line holding 1 and n (either way round), the ``k = q - p - 1``
-    cells between hold one of the sets of ``k`` different digits of 2..n-1 making the
-    sum: none, and the placement is forbidden; else a placement variable implies one
-    of the sets, and a chosen set's digits are all between (the line is a row or a
-    column, whose digits differ, so ``k`` cells holding ``k`` such digits hold exactly
-    that set).
+    def step(k: int, q: Hashable, d: int) -> int | None:
+        t = trans[q][d - 1]  # type: ignore[index]
+        return t if t >= 0 else None
 
-    ``meanings``, when given, receives ``(placed, "sandwich-ends", (p, q))`` and, for
-    each set's selector, ``(selector, "sandwich-between", (p, q, digits))``.
-    """
-    cells = rule.cells
-    for p in range(n):
-        for q in range(p + 1, n):
-            sets = sandwich_sets(n, q - p - 1, rule.total)
-            ends = ((cells[p] * n + 1, cells[q] * n + n), (cells[p] * n + n, cells[q] * n + 1))
-            if not sets:
-                out.extend((-a, -b) for a, b in ends)
-                continue
-            between = cells[p + 1 : q]
-            if not between:  # neighbours and a clue of 0: nothing more to say
-                continue
-            top += 1
-            placed = top
-            out.extend((-a, -b, placed) for a, b in ends)
-            selectors = range(top + 1, top + len(sets) + 1)
-            top += len(sets)
-            out.append((-placed, *selectors))
-            for s, digits in zip(selectors, sets, strict=True):
-                out.extend((-s, *(i * n + d for i in between)) for d in digits)
-            if meanings is not None:
-                meanings.append((placed, "sandwich-ends", (p, q)))
-                meanings.extend(
-                    (s, "sandwich-between", (p, q, digits))
-                    for s, digits in zip(selectors, sets, strict=True)
-                )
-    return top
+    return layered_clauses(
+        rule.cells, n, 0, step, rule.accepting.__contains__, top, out, meanings, "automaton-state"
+    )
+
+
+def count_clauses(
+    rule: Count, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
+) -> int:
+    """Append a counter along the cells (meanings ``count``): c of the first k hold a value."""
+    inside, counts = rule.values, rule.counts
+    most = max(counts)
+
+    def step(k: int, c: Hashable, d: int) -> int | None:
+        c2 = c + (inside >> (d - 1) & 1)  # type: ignore[operator]
+        return c2 if c2 <= most else None
+
+    return layered_clauses(rule.cells, n, 0, step, counts.__contains__, top, out, meanings, "count")

@@ -10,9 +10,9 @@ Two strategies, selected by variant word:
   and box. Kept so the benchmark can show how far the real oracle is ahead of it.
 
 Both read the rules only from ``rules.unit_cells`` (and ``units_of``, ``peers``), so they
-work for any box shape (and any other unit layout); other constraints (killer cages)
-narrow the candidates by their own rule
-(:meth:`~cpsudoku.model.constraints.Constraint.narrow`, then singles again, to a
+work for any box shape (and any other unit layout); other rules narrow the candidates
+through the primitives they compile to
+(:meth:`~cpsudoku.model.primitives.Primitive.narrow`, then singles again, to a
 fixpoint); the naive strategy checks them after every placement. They share no code
 with the verifier or the other engines: that independence is what makes this an oracle.
 
@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
+from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
 from cpsudoku.model.candidates import Layout, fill, layout, singles, start
-from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.primitives import Primitive
 from cpsudoku.model.puzzle import Puzzle
 
 #: How many nodes between two looks at the clock in the naive strategy.
@@ -42,7 +42,7 @@ class BacktrackBackend(Backend):
     name = "backtrack"
     variants = ("naive",)
     baseline = "backtrack:naive"
-    rule_kinds = GENERAL_KINDS
+    primitive_kinds = GENERAL_PRIMITIVES
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         super().__init__(variant)
@@ -64,7 +64,7 @@ class BacktrackBackend(Backend):
 def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Depth-first search with singles propagation and fewest-candidates branching."""
     lay = layout(puzzle.rules)
-    constraints, n = puzzle.rules.constraints, puzzle.rules.n
+    constraints, n = puzzle.rules.primitives, puzzle.rules.n
     found = Search()
     nodes = guesses = 0
     # The root's candidates are worked out by its first round of singles; a child's are
@@ -118,7 +118,7 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
     """Cell by cell in row-major order, values 1..n, each checked against the peers."""
     g = puzzle.rules
     n = g.n
-    constraints = g.constraints
+    constraints = g.primitives
     vals = list(puzzle.cells)
     empties = [i for i, v in enumerate(vals) if not v]
     # The values of each empty cell's peers, read in one C call: the strategy is the
@@ -163,14 +163,14 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
 
 
 def _propagate(
-    constraints: Sequence[Constraint],
+    constraints: Sequence[Primitive],
     lay: Layout,
     vals: list[int],
     cand: list[int],
     used: list[int],
     n: int,
 ) -> bool:
-    """Each constraint's own narrowing, and singles again, to a fixpoint.
+    """Each primitive's narrowing, and singles again, to a fixpoint.
 
     False on a contradiction.
     """
@@ -187,8 +187,8 @@ def _propagate(
             return False
 
 
-def _keeps(constraints: Sequence[Constraint], vals: list[int], i: int, v: int, n: int) -> bool:
-    """True when ``v`` at cell ``i`` keeps every constraint possible (``vals`` unchanged)."""
+def _keeps(constraints: Sequence[Primitive], vals: list[int], i: int, v: int, n: int) -> bool:
+    """True when ``v`` at cell ``i`` keeps every primitive possible (``vals`` unchanged)."""
     old, vals[i] = vals[i], v
     ok = all(c.possible(vals, n) for c in constraints)
     vals[i] = old

@@ -23,6 +23,7 @@ from cpsudoku.model.errors import (
     UnsupportedRulesError,
 )
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
+from cpsudoku.model.primitives import PRIMITIVES, Choice, Primitive
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.rules import Rules
@@ -52,32 +53,10 @@ class Search:
     answered_by: str | None = None
 
 
-#: The constraint kinds the general engines (sat, cpsat, the oracle) take: every kind
-#: :mod:`cpsudoku.model.constraints` defines, each encoded by both encoders and checked
-#: by the oracle.
-GENERAL_KINDS = frozenset(
-    {
-        "cage",
-        "renban",
-        "anti-knight",
-        "anti-king",
-        "non-consecutive",
-        "thermometer",
-        "whisper",
-        "palindrome",
-        "kropki-white",
-        "kropki-black",
-        "x",
-        "v",
-        "even",
-        "odd",
-        "candidates",
-        "negative",
-        "little-killer",
-        "arrow",
-        "sandwich",
-    }
-)
+#: The primitives the general engines (sat, cpsat, the oracle) take: every primitive
+#: of :mod:`cpsudoku.model.primitives`, each encoded by both encoders and narrowed by
+#: the oracle, so every rule the model can state.
+GENERAL_PRIMITIVES: frozenset[type[Primitive]] = frozenset(PRIMITIVES)
 
 
 class Backend(ABC):
@@ -100,9 +79,10 @@ class Backend(ABC):
     bench_variants: ClassVar[tuple[str, ...]] = ()
     #: True when the portfolio races this engine unless its spec names others.
     races: ClassVar[bool] = False
-    #: The constraint kinds (:mod:`cpsudoku.model.constraints`) this engine takes.
-    #: Every engine takes every no-repeat region (boxes, jigsaw regions, extras).
-    rule_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: The primitives (:mod:`cpsudoku.model.primitives`) this engine takes; a rule
+    #: is taken when all its primitives are (:meth:`takes`). Every engine takes every
+    #: no-repeat region (boxes, jigsaw regions, extras).
+    primitive_kinds: ClassVar[frozenset[type[Primitive]]] = frozenset()
 
     def __init__(self, variant: Sequence[str] = ()) -> None:
         unknown = [v for v in variant if v not in self.variants]
@@ -114,11 +94,26 @@ class Backend(ABC):
         self.variant = tuple(variant)
 
     @classmethod
+    def takes(cls, primitive: Primitive) -> bool:
+        """True when this engine implements ``primitive`` (a choice: every branch too)."""
+        if type(primitive) not in cls.primitive_kinds:
+            return False
+        if isinstance(primitive, Choice):
+            return all(cls.takes(p) for branch in primitive.branches for p in branch)
+        return True
+
+    @classmethod
     def refusal(cls, rules: Rules) -> str | None:
-        """Why this engine cannot take ``rules`` (the kinds it lacks, by name), or None."""
+        """Why this engine cannot take ``rules`` (the rule kinds it lacks, by name), or None.
+
+        A rule is taken when every primitive it compiles to is (:meth:`takes`): the
+        engine knows primitives, never rule names.
+        """
         if not rules.constraints:  # the common case, on every solve: nothing to look at
             return None
-        missing = sorted({c.kind for c in rules.constraints} - cls.rule_kinds)
+        missing = sorted(
+            {c.kind for c, prims in rules.compiled if not all(cls.takes(p) for p in prims)}
+        )
         if not missing:
             return None
         return f"engine {cls.name!r} cannot take {', '.join(missing)} constraints"

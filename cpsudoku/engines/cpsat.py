@@ -60,17 +60,17 @@ from cpsudoku.encode.cpsat import (
     free_domains,
     given_domains,
     given_literals,
+    needs_integer,
     rules_model,
     sample_model,
     set_domains,
     write_boolean,
 )
-from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
-from cpsudoku.model.constraints import Cage
+from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
 from cpsudoku.model.errors import SolverError, UnknownBackendError
+from cpsudoku.model.primitives import DigitSets, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
-from cpsudoku.model.sums import LinearSum, Sandwich
 
 #: Smallest grid side whose searches run interruptibly (Ctrl-C mid-search), and that the
 #: ``parallel`` variant searches with all cores.
@@ -118,26 +118,15 @@ SUMS: Mapping[str, int] = {"linearization_level": 1}
 KEPT_MODELS = 64
 
 
-def _has_sums(rules: Rules) -> bool:
-    """True when the rules hold a sum: a cage with a total, a little killer, arrow, sandwich."""
-    return any(
-        isinstance(c, LinearSum | Sandwich) or (isinstance(c, Cage) and c.total is not None)
-        for c in rules.constraints
-    )
-
-
-def _has_repeat_sums(rules: Rules) -> bool:
-    """True when the rules hold a sum whose digits may repeat: a little killer, arrow, sandwich."""
-    return any(isinstance(c, LinearSum | Sandwich) for c in rules.constraints)
-
-
 def _linear(rules: Rules, kind: ModelKind) -> bool:
     """True when the model of ``rules`` holds linear sums (the LP relaxation reads them).
 
-    The integer model writes every sum as one; the Boolean model writes a cage as its
-    digit sets (clauses), so only the sums with repeats stay linear there.
+    The integer model writes a cage's sum and every repeat sum as one; the Boolean
+    model writes a cage as its digit sets (clauses) and takes no repeat sums.
     """
-    return _has_sums(rules) if kind == "integer" else _has_repeat_sums(rules)
+    if kind == "integer":
+        return any(isinstance(p, Sum | DigitSets) for p in rules.primitives)
+    return False
 
 
 #: Set for every solve, the sample's included: they change no search, only behaviour.
@@ -195,7 +184,7 @@ class CpSatBackend(Backend):
     """CP-SAT (OR-Tools): the rules built once per set of rules, tuned for many small solves."""
 
     name = "cpsat"
-    rule_kinds = GENERAL_KINDS
+    primitive_kinds = GENERAL_PRIMITIVES
     variants = ("boolean", "integer", "callback", "exclude", "parallel", "sample", "textbook")
     baseline = "cpsat:sample"
     bench_variants = ("cpsat:integer", "cpsat:exclude")
@@ -285,15 +274,17 @@ class CpSatBackend(Backend):
     def kind_for(self, rules: Rules) -> ModelKind:
         """The model kind for ``rules``: the one asked for, else chosen by the rules.
 
-        Rules with sums whose digits may repeat (little killers, arrows, sandwiches) get
-        the integer model, whose linear constraints CP-SAT's LP relaxation reads well;
-        every other rule set the one-hot model, killer cages included: written as their
-        digit sets they need no LP, and the model is written fast enough to build per
-        puzzle (killer sample: about 2.5x the integer model; docs/design.md).
+        Rules with sums whose digits may repeat (little killers, arrows), automata
+        (sandwiches and other clues read along a line) or choices get the integer
+        model (:func:`~cpsudoku.encode.cpsat.needs_integer`), whose linear constraints
+        CP-SAT's LP relaxation reads well; every other rule set the one-hot model,
+        killer cages included: written as their digit sets they need no LP, and the
+        model is written fast enough to build per puzzle (killer sample: about 2.5x
+        the integer model; docs/design.md).
         """
         if self.asked is not None:
             return self.asked
-        return "integer" if _has_repeat_sums(rules) else "boolean"
+        return "integer" if needs_integer(rules) else "boolean"
 
     def close(self) -> None:
         """Drop the cached rules."""

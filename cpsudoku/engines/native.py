@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.constraints import Cage, CellValues, PairRule
 from cpsudoku.model.implied import implied_cages
+from cpsudoku.model.primitives import Allowed, DigitSets, Distinct, Primitive, Relation
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -59,23 +59,22 @@ ENDS = 5
 def layout(rules: Rules) -> _native.Layout:
     """The compiled layout of ``rules``, built once per rule set.
 
-    Its units as bit masks; a killer cage is a unit too (its digits differ) and, with a
-    sum, carries the digit sets that make it (:meth:`Cage.combinations`, as masks), and
-    so do the cages the rule of 45 implies (:func:`implied_cages`); each pair of an
-    anti-knight or anti-king rule is a unit of two cells.
+    Its units as bit masks. The primitives it takes are units too: different digits
+    (:class:`Distinct`), digit sets (:class:`DigitSets`: a unit carrying its sets as
+    masks; the cages the rule of 45 implies, :func:`implied_cages`, as well), and the
+    pairs of a relation that only says "differ", each a unit of two cells.
     """
     if not rules.constraints:  # regions alone: a jigsaw dataset builds one per puzzle
         return _native.Layout(rules.n, rules.unit_cells)
-    cages = [c for c in rules.constraints if isinstance(c, Cage)]
-    cages += implied_cages(rules)[: rules.cells - len(cages)]  # the layout holds that many
-    pairs = [p for c in rules.constraints if isinstance(c, PairRule) and c.differ for p in c.pairs]
-    units = [*rules.unit_cells, *(c.cells for c in cages), *pairs]
-    sums = [
-        (c.cells, [sum(1 << (d - 1) for d in combo) for combo in c.combinations(rules.n)])
-        for c in cages
-        if c.restricts
-    ]
-    return _native.Layout(rules.n, units, sums)
+    n = rules.n
+    prims = rules.primitives
+    sets = [p for p in prims if isinstance(p, DigitSets)]
+    implied = [p for c in implied_cages(rules) for p in c.compile(n)]
+    sets += implied[: rules.cells - len(sets)]  # the layout holds that many
+    distinct = [p.cells for p in prims if isinstance(p, Distinct)]
+    pairs = [pair for p in prims if isinstance(p, Relation) and p.differ for pair in p.pairs]
+    units = [*rules.unit_cells, *(p.cells for p in sets), *distinct, *pairs]
+    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in sets])
 
 
 @lru_cache(maxsize=64)
@@ -85,12 +84,12 @@ def allowed_masks(rules: Rules) -> bytes | None:
     The search narrows every cell to its mask before the givens go in; the bulk entry
     point takes no masks, so the batch sends such rules down the per-record path.
     """
-    narrowing = [c for c in rules.constraints if isinstance(c, CellValues)]
+    narrowing = [p for p in rules.primitives if isinstance(p, Allowed)]
     if not narrowing:
         return None
     masks = [(1 << rules.n) - 1] * rules.cells
-    for rule in narrowing:
-        for i, mask in rule.masks():
+    for p in narrowing:
+        for i, mask in zip(p.cells, p.masks, strict=True):
             masks[i] &= mask
     return array("I", masks).tobytes()
 
@@ -106,9 +105,16 @@ class NativeBackend(Backend):
     """The compiled engine (``native``)."""
 
     name = "native"
-    rule_kinds: ClassVar[frozenset[str]] = frozenset(
-        {"cage", "renban", "anti-knight", "anti-king", "even", "odd", "candidates"}
+    primitive_kinds: ClassVar[frozenset[type[Primitive]]] = frozenset(
+        {DigitSets, Distinct, Allowed, Relation}
     )
+
+    @classmethod
+    def takes(cls, primitive: Primitive) -> bool:
+        """Digit sets, different digits, allowed values, and relations that say "differ"."""
+        if isinstance(primitive, Relation):
+            return primitive.differ
+        return super().takes(primitive)
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:

@@ -97,7 +97,7 @@ from cpsudoku.encode.cnf import (
     rule_clauses,
     unit_clauses,
 )
-from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
+from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
@@ -240,7 +240,7 @@ class SatBackend(Backend):
     """
 
     name = "sat"
-    rule_kinds = GENERAL_KINDS
+    primitive_kinds = GENERAL_PRIMITIVES
     variants = (*ENCODINGS, *AT_MOST_ONE, *MODES, *SOLVERS)
     baseline = "sat:fresh"
     bench_variants = (

@@ -170,7 +170,7 @@ def manifest_text(manifest: dict[str, Any]) -> str:
     groups = []
     for entry in aux:
         rows = ",\n".join("        " + json.dumps(row) for row in entry["variables"])
-        head = json.dumps({"constraint": entry["constraint"], "meaning": entry["meaning"]})
+        head = json.dumps({k: v for k, v in entry.items() if k != "variables"})
         groups.append(f'    {head[:-1]}, "variables": [\n{rows}\n    ]}}')
     return text[: -len("\n}")] + ',\n  "auxiliary": [\n' + ",\n".join(groups) + "\n  ]\n}\n"
 
@@ -346,14 +346,16 @@ def build_manifest(
 def auxiliary(meanings: Sequence[ConstraintMeaning]) -> list[dict[str, Any]]:
     """The encoder's auxiliary meanings as the manifest lists them, JSON-ready.
 
-    One entry per constraint and meaning name, in order of first appearance:
-    ``{"constraint": index, "meaning": name, "variables": [[variable, *parameters]]}``
-    (a sandwich-between's digits as a list).
+    One entry per constraint, primitive and meaning name, in order of first
+    appearance: ``{"constraint": index, "primitive": index, "meaning": name,
+    "variables": [[variable, k, value]]}`` (:mod:`cpsudoku.evidence.meanings`).
     """
-    out: dict[tuple[int, str], dict[str, Any]] = {}
-    for var, j, name, params in meanings:
-        entry = out.setdefault((j, name), {"constraint": j, "meaning": name, "variables": []})
-        entry["variables"].append([var, *(list(x) if isinstance(x, tuple) else x for x in params)])
+    out: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for var, j, name, (p, k, value) in meanings:
+        entry = out.setdefault(
+            (j, p, name), {"constraint": j, "primitive": p, "meaning": name, "variables": []}
+        )
+        entry["variables"].append([var, k, value])
     return list(out.values())
 
 

@@ -51,7 +51,7 @@ from cpsudoku.evidence.files import (
     exclusion_clause,
     sha256,
 )
-from cpsudoku.evidence.meanings import MeaningError, SumClauses, read_meanings
+from cpsudoku.evidence.meanings import LayeredClauses, MeaningError, read_meanings
 from cpsudoku.evidence.plain import (
     extension_holds,
     implied_by_constraints,
@@ -251,7 +251,7 @@ def _against_plain(
     except MeaningError as exc:
         report.fail(f"the manifest's auxiliary meanings are not valid: {exc}")
         return False
-    sums = SumClauses(puzzle, meanings)
+    sums = LayeredClauses(puzzle, meanings)
     allowed = reduced_by_givens(plain_clauses(rules), puzzle)
     allowed.add(frozenset(exclusion_clause(puzzle, solution)))
     top = rules.n * rules.cells
@@ -262,7 +262,7 @@ def _against_plain(
             continue
         extra = [v for x in c if (v := abs(x)) > top]
         if extra:
-            owners = {meanings[v].constraint for v in extra if v in meanings}
+            owners = {meanings[v].owner for v in extra if v in meanings}
             if not owners:
                 aux.append(c)  # no declared meaning: shown extendable below
                 continue
@@ -274,9 +274,9 @@ def _against_plain(
                     "mixes auxiliary variables of different constraints, or declared "
                     "ones with undeclared ones",
                 )
-            j = owners.pop()
-            if not sums.holds(c, j):
-                what = f"{rules.constraints[j].kind} #{j}"
+            owner = owners.pop()
+            if not sums.holds(c, owner):
+                what = f"{rules.constraints[owner[0]].kind} #{owner[0]}"
                 return _bad(
                     report, k, c, f"is not true under the declared meanings of {what}'s variables"
                 )
@@ -292,7 +292,9 @@ def _against_plain(
     if rules.constraints:
         how += " (constraint clauses shown implied by enumeration"
         if meant:
-            how += f"; {meant} sum and sandwich clauses true under their declared meanings"
+            how += (
+                f"; {meant} clauses of sums, automata and counts true under their declared meanings"
+            )
         how += ")"
     report.passed.append(f"the CNF is {how}")
     return True

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.primitives import Automaton, Count, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
-from cpsudoku.model.sums import LinearSum, Sandwich
 
 Clause = tuple[int, ...]
 
@@ -115,7 +115,7 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
             banned.setdefault(cell, set()).add(d + 1)
     own = set(fixed) | set(banned)
     for c in rules.constraints:
-        small = enumerable(c) and own <= set(c.cells)
+        small = enumerable(c, n) and own <= set(c.cells)
         if small and not _falsifiable(c, rules, fixed, banned):
             return True
     options = {}
@@ -214,13 +214,15 @@ def allowed(constraint: Constraint, rules: Rules) -> tuple[tuple[int, ...], ...]
 SMALL = 9
 
 
-def enumerable(constraint: Constraint) -> bool:
+def enumerable(constraint: Constraint, n: int) -> bool:
     """True for a constraint whose assignments :func:`allowed` may list.
 
-    A small one whose cells differ or are few (a cage), not a sum with repeats or a
-    sandwich (checked under meanings instead).
+    A small one whose cells differ or are few (a cage), not one read along a line (a
+    sum with repeats, an automaton, a count: checked under meanings instead).
     """
-    return len(constraint.cells) <= SMALL and not isinstance(constraint, LinearSum | Sandwich)
+    return len(constraint.cells) <= SMALL and not any(
+        isinstance(p, Sum | Automaton | Count) for p in constraint.compile(n)
+    )
 
 
 def _search(
@@ -293,7 +295,7 @@ def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
     top = n * rules.cells
     cells = sorted({(abs(x) - 1) // n for c in clauses for x in c if abs(x) <= top})
     for c in rules.constraints:
-        if enumerable(c) and set(cells) <= set(c.cells):
+        if enumerable(c, n) and set(cells) <= set(c.cells):
             grid = [0] * rules.cells
             for values in allowed(c, rules):
                 if not values:

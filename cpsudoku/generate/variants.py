@@ -25,15 +25,18 @@ from cpsudoku.generate.puzzles import GeneratedPuzzle, GenerationError
 from cpsudoku.model.constraints import (
     AntiKing,
     AntiKnight,
+    Arrow,
     Cage,
     Constraint,
     Even,
     KropkiBlack,
     KropkiWhite,
+    LittleKiller,
     Negative,
     NonConsecutive,
     Odd,
     Renban,
+    Sandwich,
     Thermometer,
     VMark,
     Whisper,
@@ -41,7 +44,6 @@ from cpsudoku.model.constraints import (
 )
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules, anti_diagonal, diagonal, disjoint_groups, windows
-from cpsudoku.model.sums import Arrow, LittleKiller, Sandwich
 
 Grid = tuple[int, ...]
 

@@ -16,18 +16,21 @@ from typing import Any
 from cpsudoku.model.constraints import (
     AntiKing,
     AntiKnight,
+    Arrow,
     Cage,
     Candidates,
     Constraint,
     Even,
     KropkiBlack,
     KropkiWhite,
+    LittleKiller,
     Negative,
     NonConsecutive,
     Odd,
     PairRule,
     Palindrome,
     Renban,
+    Sandwich,
     Thermometer,
     VMark,
     Whisper,
@@ -37,7 +40,6 @@ from cpsudoku.model.constraints import (
 from cpsudoku.model.errors import PuzzleError, RulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
-from cpsudoku.model.sums import Arrow, LittleKiller, Sandwich
 
 FORMAT = "sudoku-puzzle"
 FORMAT_VERSION = 1

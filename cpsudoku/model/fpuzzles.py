@@ -22,16 +22,19 @@ from urllib.parse import parse_qs, unquote, urlparse
 from cpsudoku.model.constraints import (
     AntiKing,
     AntiKnight,
+    Arrow,
     Cage,
     Candidates,
     Constraint,
     Even,
     KropkiBlack,
     KropkiWhite,
+    LittleKiller,
     Negative,
     Odd,
     Palindrome,
     Renban,
+    Sandwich,
     Thermometer,
     VMark,
     Whisper,
@@ -46,7 +49,6 @@ from cpsudoku.model.rules import (
     diagonal,
     disjoint_groups,
 )
-from cpsudoku.model.sums import Arrow, LittleKiller, Sandwich
 
 _CELL = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
 

@@ -34,18 +34,15 @@ from operator import itemgetter
 from typing import Any
 from weakref import WeakValueDictionary
 
-# The sum kinds live in their own module; importing it registers them with the others
-# before any spec is read.
-from cpsudoku.model import sums as _sums  # noqa: F401
 from cpsudoku.model.constraints import (
     Constraint,
-    Negative,
     as_list,
     cell_index,
     check_cell,
     constraint_from_spec,
 )
 from cpsudoku.model.errors import BoxShapeError, RulesError
+from cpsudoku.model.primitives import Primitive
 
 #: Symbols for the values 1..35 in the one-line form; '.' is written for empty cells.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -134,13 +131,11 @@ class Rules:
             _check_partition(self.regions, n)
         for region in self.extra:
             _check_region(region, n)
-        if any(isinstance(c, Negative) for c in self.constraints):
-            # A negative rule's marked pairs are the puzzle's own marks of its kind.
-            marked = tuple(
-                c.marking(self.constraints) if isinstance(c, Negative) else c
-                for c in self.constraints
-            )
-            object.__setattr__(self, "constraints", marked)
+        if any(c.binds for c in self.constraints):
+            # A rule read among the others: a negative rule's exempt pairs are the
+            # puzzle's own marks, say.
+            bound = tuple(c.bind(self) if c.binds else c for c in self.constraints)
+            object.__setattr__(self, "constraints", bound)
 
     # ------------------------------------------------------------------ building
 
@@ -189,6 +184,17 @@ class Rules:
         return _intern(
             Rules(self.size, self.box, self.regions, self.extra, self.constraints + constraints)
         )
+
+    @cached_property
+    def compiled(self) -> tuple[tuple[Constraint, tuple[Primitive, ...]], ...]:
+        """Each constraint with its primitives, in order (compiled once per rules)."""
+        n = self.size
+        return tuple((c, c.compile(n)) for c in self.constraints)
+
+    @cached_property
+    def primitives(self) -> tuple[Primitive, ...]:
+        """Every constraint's primitives, in order (what the engines read)."""
+        return tuple(p for _, prims in self.compiled for p in prims)
 
     @cached_property
     def units_only(self) -> Rules:

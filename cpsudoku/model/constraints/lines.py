@@ -1,0 +1,123 @@
+"""Lines drawn through cells: thermometers, whispers, palindromes, renban lines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cpsudoku.model.constraints.base import (
+    as_list,
+    cell_index,
+    kind,
+    only_keys,
+)
+from cpsudoku.model.constraints.cages import Cage, check_cage_cells, set_masks
+from cpsudoku.model.constraints.relations import MarkRule
+from cpsudoku.model.primitives import DigitSets, Primitive
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Thermometer(MarkRule):
+    """Values strictly increase along the line, from its bulb (the first cell)."""
+
+    kind: ClassVar[str] = "thermometer"
+    meaning: ClassVar[str] = "values increase from the bulb"
+    family: ClassVar[str] = "lines"
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Not increasing."""
+        return a >= b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Whisper(MarkRule):
+    """Neighbours along the line differ by at least half the grid's side, rounded up.
+
+    5 on 9x9 (German whispers), 2 on 4x4, 3 on 6x6, 8 on 16x16.
+    """
+
+    kind: ClassVar[str] = "whisper"
+    meaning: ClassVar[str] = "neighbours on the line differ by at least ceil(n/2)"
+    family: ClassVar[str] = "lines"
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Closer than ceil(n/2)."""
+        return abs(a - b) < (self.size + 1) // 2
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Palindrome(MarkRule):
+    """The line reads the same from both ends."""
+
+    kind: ClassVar[str] = "palindrome"
+    meaning: ClassVar[str] = "the line reads the same both ways"
+    family: ClassVar[str] = "lines"
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def pairs_on(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+        """Cells at the same distance from either end."""
+        return [(cells[k], cells[-1 - k]) for k in range(len(cells) // 2)]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Different values."""
+        return a != b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Renban(Cage):
+    """A renban line: its cells hold different digits that form a run (1-2-3, 5-6-7...).
+
+    A cage whose digit sets are the runs of its length. JSON:
+    ``{"kind": "renban", "cells": ["r1c1", "r1c2", "r1c3"]}``.
+    """
+
+    kind: ClassVar[str] = "renban"
+    meaning: ClassVar[str] = "different digits forming a run, in any order"
+    family: ClassVar[str] = "lines"
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "renban", "cells": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Renban:
+        """A renban line: cells on the grid, distinct, at most n of them."""
+        only_keys(spec, cls.kind, "cells")
+        cells = tuple(cell_index(c, size) for c in as_list(spec.get("cells"), "renban cells"))
+        check_cage_cells(cells, size, "renban")
+        return cls(cells)
+
+    def combinations(self, n: int) -> list[tuple[int, ...]]:
+        """The runs of as many digits as the line has cells."""
+        k = len(self.cells)
+        return [tuple(range(start, start + k)) for start in range(1, n - k + 2)]
+
+    @property
+    def restricts(self) -> bool:
+        """Always: only runs will do."""
+        return True
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """Repeated digits, or digits that are not a run."""
+        digits = [values[i] for i in self.cells]
+        where = self.where(n)
+        if len(set(digits)) != len(digits):
+            return f"{where} repeats a digit"
+        if max(digits) - min(digits) != len(digits) - 1:
+            return f"{where} holds {sorted(digits)}, not a run"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """The runs of its length, as digit sets."""
+        return (DigitSets(self.cells, set_masks(tuple(self.combinations(n)))),)

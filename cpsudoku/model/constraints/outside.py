@@ -1,0 +1,142 @@
+"""Clues outside the grid that read a row or column in order: sandwiches and kin.
+
+Which cells such a clue sums or counts depends on where digits stand, so each one
+compiles to an :class:`~cpsudoku.model.primitives.Automaton` reading its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, ClassVar
+
+from cpsudoku.model.constraints.base import (
+    Constraint,
+    kind,
+    only_keys,
+    whole,
+)
+from cpsudoku.model.errors import RulesError
+from cpsudoku.model.primitives import Automaton, Primitive, automaton
+
+
+@lru_cache(maxsize=4096)
+def sandwich_sets(n: int, k: int, total: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of ``k`` different digits of 2..n-1 adding up to ``total``.
+
+    Between the 1 and the n of a row stand ``k`` cells of that row: different digits,
+    neither 1 nor n.
+    """
+    return tuple(c for c in combinations(range(2, n), k) if sum(c) == total)
+
+
+class LineClue(Constraint):
+    """Base of the clues on one row or column: ``{"row": 3}`` or ``{"column": 5}``.
+
+    Some clues read their line from its far end (``"reverse": true``): the clue
+    stands below a column or right of a row.
+    """
+
+    family: ClassVar[str] = "outside clues"
+    size: int
+    line: str  # "row" or "column"
+    index: int  # 0-based
+
+    @property
+    def cells(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The row's (or column's) cells, in reading order."""
+        n = self.size
+        if self.line == "row":
+            return tuple(self.index * n + c for c in range(n))
+        return tuple(r * n + self.index for r in range(n))
+
+    @classmethod
+    def line_of(cls, spec: Mapping[str, Any], size: int) -> tuple[str, int]:
+        """``("row" | "column", 0-based index)`` from a spec naming exactly one."""
+        lines = [key for key in ("row", "column") if key in spec]
+        if len(lines) != 1:
+            raise RulesError(f'a {cls.kind} names one "row" or one "column"')
+        line = lines[0]
+        number = whole(spec[line], f"a {cls.kind}'s {line}", 1, size)
+        return line, number - 1
+
+    def where(self, n: int) -> str:
+        """``the sandwich of row 3``."""
+        return f"the {self.kind} of {self.line} {self.index + 1}"
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Sandwich(LineClue):
+    """A sandwich clue: the digits between the 1 and the n of its line add up to ``total``.
+
+    JSON: ``{"kind": "sandwich", "row": 3, "sum": 10}`` or ``{"kind": "sandwich",
+    "column": 5, "sum": 0}`` (1-based; a sum of 0: the 1 and the n are neighbours).
+    """
+
+    kind: ClassVar[str] = "sandwich"
+    meaning: ClassVar[str] = "the digits between the 1 and the n of a row or column add up"
+    size: int
+    line: str
+    index: int
+    total: int
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "sandwich", "row" | "column": k (1-based), "sum": ...}``."""
+        return {"kind": self.kind, self.line: self.index + 1, "sum": self.total}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Sandwich:
+        """One of ``row`` or ``column`` (1..n) and a sum some digits between can make."""
+        only_keys(spec, cls.kind, "row", "column", "sum")
+        line, index = cls.line_of(spec, size)
+        total = whole(spec.get("sum"), "a sandwich's sum")
+        if not any(sandwich_sets(size, k, total) for k in range(size - 1)):
+            raise RulesError(
+                f"sandwich in {line} {index + 1}: no digits between 1 and {size} add up to {total}"
+            )
+        return cls(size, line, index, total)
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The sum between the 1 and the n, when it is not the clue."""
+        line = [values[i] for i in self.cells]
+        where = self.where(n)
+        if 1 not in line or n not in line:
+            return f"{where}: no 1 and {n} in the {self.line}"
+        a, b = sorted((line.index(1), line.index(n)))
+        got = sum(line[a + 1 : b])
+        if got != self.total:
+            return f"{where} holds {got} between 1 and {n}, not {self.total}"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """An automaton: before the first end, between the ends (summing), after."""
+        return (_sandwich(self.cells, n, self.total),)
+
+
+@lru_cache(maxsize=1024)
+def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
+    """The sandwich automaton of a line (shared by every line of that side and clue).
+
+    States: ``("before",)``; ``("between", s, closer)``, the digits since the first
+    end adding up to ``s`` and ``closer`` the end still to come; ``("after",)``.
+    """
+
+    def step(state: Hashable, d: int) -> Hashable | None:
+        phase = state[0]  # type: ignore[index]
+        if phase == "before":
+            if d in (1, n):
+                return ("between", 0, n + 1 - d)
+            return state
+        if phase == "between":
+            _, s, closer = state  # type: ignore[misc]
+            if d == closer:
+                return ("after",) if s == total else None
+            if d in (1, n) or s + d > total:
+                return None
+            return ("between", s + d, closer)
+        return None if d in (1, n) else state
+
+    return automaton(cells, n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index]

@@ -1,0 +1,445 @@
+"""Rules over pairs of cells: whole-grid relations (anti-knight...) and dots on edges.
+
+Every rule here compiles to :class:`~cpsudoku.model.primitives.Relation`: which cells
+are related (:attr:`PairRule.pairs`) and which two values they may not hold
+(:meth:`PairRule.clash`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cpsudoku.model.constraints.base import (
+    Constraint,
+    as_list,
+    cell_index,
+    cell_name,
+    kind,
+    only_keys,
+)
+from cpsudoku.model.errors import RulesError
+from cpsudoku.model.primitives import Primitive, Relation, relation_table
+
+if TYPE_CHECKING:
+    from cpsudoku.model.rules import Rules
+
+
+class PairRule(Constraint):
+    """Base of the rules over pairs of cells (anti-knight, dots, lines...).
+
+    A subclass sets :attr:`kind`, :attr:`meaning`, :attr:`pairs` (which cells are
+    related, in the order :meth:`clash` reads them) and :meth:`clash` (which two values
+    the related cells may not hold), and :meth:`table_key` when the clash depends on
+    more than the grid's side.
+    """
+
+    size: int
+    cells: tuple[int, ...]
+    family: ClassVar[str] = "relations"
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The related cells."""
+        raise NotImplementedError
+
+    def clash(self, a: int, b: int) -> bool:
+        """True when related cells (first, second) may not hold ``a`` and ``b``."""
+        raise NotImplementedError
+
+    def table_key(self) -> Hashable:
+        """What the clash depends on beside the grid's side (its table is shared)."""
+        return ()
+
+    def clashes(self, n: int) -> list[tuple[int, int]]:
+        """Every pair of values ``(a, b)`` two related cells may not hold."""
+        return [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if self.clash(a, b)]
+
+    def table(self, n: int) -> tuple[int, ...]:
+        """The allowed-pairs table (see :class:`~cpsudoku.model.primitives.Relation`)."""
+        key = (type(self), n, self.table_key())
+        found = _TABLES.get(key)
+        if found is None:
+            found = _TABLES[key] = relation_table.__wrapped__(n, self._allows)
+        return found
+
+    def _allows(self, a: int, b: int) -> bool:
+        return not self.clash(a, b)
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """One relation over every related pair."""
+        pairs = tuple(self.pairs)
+        return (Relation(pairs, self.table(n)),) if pairs else ()
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The first related pair whose values clash."""
+        for i, j in self.pairs:
+            if self.clash(values[i], values[j]):
+                return (
+                    f"{cell_name(i, n)} and {cell_name(j, n)} hold {values[i]} and "
+                    f"{values[j]}: {self.kind}"
+                )
+        return None
+
+
+#: Relation tables, per rule class, side and :meth:`PairRule.table_key`.
+_TABLES: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+
+@lru_cache(maxsize=256)
+def moves(n: int, steps: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The pairs of cells one of ``steps`` apart (both directions counted once)."""
+    out = set()
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                for sr, sc in ((dr, dc), (dr, -dc), (-dr, dc), (-dr, -dc)):
+                    rr, cc = r + sr, c + sc
+                    if 0 <= rr < n and 0 <= cc < n:
+                        a, b = r * n + c, rr * n + cc
+                        if a != b:
+                            out.add((min(a, b), max(a, b)))
+    return sorted(out)
+
+
+#: Orthogonal neighbours, knight's moves, king's moves (diagonal neighbours too).
+ORTHOGONAL = ((0, 1), (1, 0))
+DIAGONAL = ((1, 1),)
+KNIGHT = ((1, 2), (2, 1))
+KING = ((0, 1), (1, 0), (1, 1))
+
+
+class GridRule(PairRule):
+    """A rule over every pair of cells some steps apart, on the whole grid.
+
+    JSON ``{"kind": ...}`` with no parameters. A subclass sets :attr:`steps`.
+    """
+
+    steps: ClassVar[tuple[tuple[int, int], ...]] = ()
+
+    @classmethod
+    def of(cls, size: int) -> GridRule:
+        """The rule on a grid of side ``size``."""
+        return cls(size, tuple(range(size * size)))  # type: ignore[call-arg]
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ...}``: the rule has no parameters."""
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> GridRule:
+        """The rule of ``spec`` (no other key) on a grid of side ``size``."""
+        only_keys(spec, cls.kind)
+        return cls.of(size)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The cells :attr:`steps` apart."""
+        return moves(self.size, self.steps)
+
+    def where(self, n: int) -> str:
+        """The rule's name: it speaks of the whole grid."""
+        return f"the {self.kind} rule"
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class AntiKnight(GridRule):
+    """Cells a chess knight's move apart hold different values. ``{"kind": "anti-knight"}``."""
+
+    kind: ClassVar[str] = "anti-knight"
+    meaning: ClassVar[str] = "cells a knight's move apart differ"
+    steps: ClassVar[tuple[tuple[int, int], ...]] = KNIGHT
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Equal values."""
+        return a == b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class AntiKing(GridRule):
+    """Cells a chess king's move apart hold different values. ``{"kind": "anti-king"}``."""
+
+    kind: ClassVar[str] = "anti-king"
+    meaning: ClassVar[str] = "cells a king's move apart (diagonally too) differ"
+    steps: ClassVar[tuple[tuple[int, int], ...]] = KING
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Equal values."""
+        return a == b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class NonConsecutive(GridRule):
+    """Orthogonal neighbours differ by more than 1. ``{"kind": "non-consecutive"}``."""
+
+    kind: ClassVar[str] = "non-consecutive"
+    meaning: ClassVar[str] = "orthogonal neighbours are not consecutive"
+    steps: ClassVar[tuple[tuple[int, int], ...]] = ORTHOGONAL
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Values one apart."""
+        return abs(a - b) == 1
+
+
+class MarkRule(PairRule):
+    """Base of the rules drawn on given cells: lines (in order) and dots (two cells).
+
+    JSON: ``{"kind": ..., "cells": ["r1c1", "r1c2", ...]}``. A subclass sets how its
+    cells pair up (:meth:`pairs_on`), :meth:`clash` and how many cells it takes.
+    """
+
+    #: The fewest and the most cells the mark takes.
+    least: ClassVar[int] = 2
+    most: ClassVar[int | None] = None
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ..., "cells": [...]}`` (cells as indices)."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """The mark of ``spec``: cells on the grid, distinct, as many as it takes."""
+        only_keys(spec, cls.kind, "cells")
+        return cls(size, cls.checked_cells(spec.get("cells"), size))  # type: ignore[call-arg]
+
+    @classmethod
+    def checked_cells(cls, value: object, size: int) -> tuple[int, ...]:
+        """The mark's cells: on the grid, distinct, as many as the kind takes."""
+        cells = tuple(cell_index(c, size) for c in as_list(value, f"a {cls.kind}'s cells"))
+        if len(cells) < cls.least or (cls.most is not None and len(cells) > cls.most):
+            wanted = f"{cls.least}" if cls.most == cls.least else f"at least {cls.least}"
+            raise RulesError(f"a {cls.kind} takes {wanted} cells, not {len(cells)}")
+        if len(set(cells)) != len(cells):
+            raise RulesError(f"a {cls.kind} lists a cell twice")
+        return cells
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Its pairs of cells, ordered as :meth:`clash` reads them."""
+        return self.pairs_on(self.cells)
+
+    @staticmethod
+    def pairs_on(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+        """Neighbours along the line (a dot: its two cells)."""
+        return list(pairwise(cells))
+
+
+class ValuedMark(MarkRule):
+    """A dot or mark standing for a number: a difference, a ratio, a sum.
+
+    JSON: ``{"kind": ..., "cells": [a, b]}``, with ``"value"`` when it is not the
+    kind's default (:data:`MARK_VALUES`).
+    """
+
+    most: ClassVar[int | None] = 2
+    value: int
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ..., "cells": [...]}``, and ``"value"`` unless the default."""
+        out = {"kind": self.kind, "cells": list(self.cells)}
+        if self.value != MARK_VALUES[self.kind]:
+            out["value"] = self.value
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """Two cells on the grid and, optionally, a positive whole ``value``."""
+        only_keys(spec, cls.kind, "cells", "value")
+        cells = cls.checked_cells(spec.get("cells"), size)
+        value = spec.get("value", MARK_VALUES[cls.kind])
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise RulesError(f"a {cls.kind}'s value is a positive whole number, not {value!r}")
+        return cls(size, cells, value)  # type: ignore[call-arg]
+
+    def table_key(self) -> Hashable:
+        """The mark's value."""
+        return self.value
+
+    def clash(self, a: int, b: int) -> bool:
+        """Not a pair the mark allows."""
+        return not mark_allows(self.kind, self.value, a, b)
+
+
+#: The value a dot or mark of each kind stands for unless told another: a white dot's
+#: difference, a black dot's ratio, an X's or a V's sum.
+MARK_VALUES = {"kropki-white": 1, "kropki-black": 2, "x": 10, "v": 5}
+
+#: The dot and mark kinds a negative rule may speak of.
+NEGATABLE = tuple(MARK_VALUES)
+
+
+def mark_allows(mark: str, value: int, a: int, b: int) -> bool:
+    """True when a mark of kind ``mark`` standing for ``value`` allows ``a`` and ``b``.
+
+    A white dot of value k: the two values differ by k; a black dot: one is k times
+    the other; an X or a V: they add up to its value.
+    """
+    if mark == "kropki-white":
+        return abs(a - b) == value
+    if mark == "kropki-black":
+        return a == value * b or b == value * a
+    return a + b == value
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class KropkiWhite(ValuedMark):
+    """A white dot: its two cells differ by 1 (or by its ``value``)."""
+
+    kind: ClassVar[str] = "kropki-white"
+    meaning: ClassVar[str] = "the two cells differ by the dot's value (1)"
+    size: int
+    cells: tuple[int, ...]
+    value: int = 1
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class KropkiBlack(ValuedMark):
+    """A black dot: one of its two cells is twice (or ``value`` times) the other."""
+
+    kind: ClassVar[str] = "kropki-black"
+    meaning: ClassVar[str] = "one cell is the dot's value (2) times the other"
+    size: int
+    cells: tuple[int, ...]
+    value: int = 2
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class XMark(ValuedMark):
+    """An X between two cells: their values add up to 10."""
+
+    kind: ClassVar[str] = "x"
+    meaning: ClassVar[str] = "the two cells add up to 10"
+    size: int
+    cells: tuple[int, ...]
+    value: int = 10
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class VMark(ValuedMark):
+    """A V between two cells: their values add up to 5."""
+
+    kind: ClassVar[str] = "v"
+    meaning: ClassVar[str] = "the two cells add up to 5"
+    size: int
+    cells: tuple[int, ...]
+    value: int = 5
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Negative(PairRule):
+    """The negative rule of a dot or mark kind: every such dot or mark is given.
+
+    Orthogonal neighbours without an exempting mark may not hold values a mark of kind
+    ``of`` allows (without a white dot, not consecutive; without an X, no sum of 10).
+    JSON: ``{"kind": "negative", "of": "kropki-white"}``, with optionally
+
+    - ``"values"``: the mark values it forbids (default the kind's own: a white dot's
+      difference 1, a black dot's ratio 2, 10 for X, 5 for V); f-puzzles' negative
+      ratio forbids every ratio used on the grid's black dots;
+    - ``"exempt"``: the mark kinds whose marks exempt their pair (default the kind
+      itself). f-puzzles and the solvers setters use with it exempt a pair holding a
+      white or a black dot from both kropki negatives (``["kropki-white",
+      "kropki-black"]``), and a pair holding an X or a V from both XV negatives.
+
+    The exempt pairs come from the puzzle's own marks (:meth:`bind`), so a negative
+    rule always matches the marks beside it.
+    """
+
+    kind: ClassVar[str] = "negative"
+    meaning: ClassVar[str] = "every dot or mark of its kind is given"
+    binds: ClassVar[bool] = True
+    size: int
+    cells: tuple[int, ...]
+    mark: str
+    marked: frozenset[tuple[int, int]] = frozenset()
+    values: tuple[int, ...] = ()
+    exempt: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.values:
+            object.__setattr__(self, "values", (MARK_VALUES[self.mark],))
+        if not self.exempt:
+            object.__setattr__(self, "exempt", (self.mark,))
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "negative", "of": ...}`` (and values, exempt when not the default)."""
+        out: dict[str, Any] = {"kind": self.kind, "of": self.mark}
+        if self.values != (MARK_VALUES[self.mark],):
+            out["values"] = list(self.values)
+        if self.exempt != (self.mark,):
+            out["exempt"] = list(self.exempt)
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """``of`` a dot or mark kind; ``values`` whole numbers; ``exempt`` mark kinds."""
+        only_keys(spec, cls.kind, "of", "values", "exempt")
+        of = spec.get("of")
+        if of not in NEGATABLE:
+            raise RulesError(f"a negative rule is of one of {', '.join(NEGATABLE)}, not {of!r}")
+        values = spec.get("values", [MARK_VALUES[of]])
+        if (
+            not isinstance(values, list | tuple)
+            or not values
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in values)
+        ):
+            raise RulesError(f"a negative rule's values are positive whole numbers, not {values!r}")
+        exempt = spec.get("exempt", [of])
+        if not isinstance(exempt, list | tuple) or any(e not in NEGATABLE for e in exempt):
+            raise RulesError(
+                f"a negative rule exempts marks of {', '.join(NEGATABLE)}, not {exempt!r}"
+            )
+        return cls(
+            size,
+            tuple(range(size * size)),
+            str(of),
+            values=tuple(sorted(set(values))),
+            exempt=tuple(sorted(set(exempt) | {of})),
+        )
+
+    def bind(self, rules: Rules) -> Negative:
+        """This rule with its exempt pairs taken from the rules' marks."""
+        return self.marking(rules.constraints)
+
+    def marking(self, constraints: Sequence[Constraint]) -> Negative:
+        """This rule with its exempt pairs taken from ``constraints``' marks."""
+        marked = frozenset(
+            (min(c.cells), max(c.cells)) for c in constraints if c.kind in self.exempt
+        )
+        if marked == self.marked:
+            return self
+        return Negative(self.size, self.cells, self.mark, marked, self.values, self.exempt)
+
+    def table_key(self) -> Hashable:
+        """The mark kind and the values forbidden."""
+        return (self.mark, self.values)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Orthogonal neighbours without an exempting mark."""
+        return [p for p in moves(self.size, ORTHOGONAL) if p not in self.marked]
+
+    def clash(self, a: int, b: int) -> bool:
+        """The values a mark of the kind, of one of the rule's values, would allow."""
+        return any(mark_allows(self.mark, v, a, b) for v in self.values)
+
+    def where(self, n: int) -> str:
+        """The rule's name: it speaks of the whole grid."""
+        return f"the negative rule of {self.mark}"

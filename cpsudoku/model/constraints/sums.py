@@ -1,0 +1,146 @@
+"""Sums whose digits may repeat: little killers, arrows (and pills).
+
+Unlike a killer cage, these rules do not make their cells differ: a little killer's
+diagonal crosses boxes, an arrow's shaft may bend back into a box it left. They share
+one shape, :class:`LinearSum` (a weighted sum of cells equals a number), which
+compiles to :class:`~cpsudoku.model.primitives.Sum`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cpsudoku.model.constraints.base import (
+    Constraint,
+    cell_name,
+    cells_of,
+    kind,
+    only_keys,
+    whole,
+)
+from cpsudoku.model.errors import RulesError
+from cpsudoku.model.primitives import Primitive, Sum
+
+
+class LinearSum(Constraint):
+    """Base of the rules "a weighted sum of cells equals a number" (repeats allowed).
+
+    A subclass gives :attr:`terms` (``(cell, weight)`` pairs, each cell once) and
+    :attr:`target`.
+    """
+
+    family: ClassVar[str] = "sums"
+
+    @property
+    def terms(self) -> tuple[tuple[int, int], ...]:
+        """``(cell, weight)`` for every cell of the sum."""
+        raise NotImplementedError
+
+    @property
+    def target(self) -> int:
+        """The number the weighted sum equals."""
+        raise NotImplementedError
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The weighted sum, when it is not the target."""
+        got = sum(w * values[i] for i, w in self.terms)
+        if got != self.target:
+            return f"{self.where(n)} makes {got}, not {self.target}"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """The weighted sum."""
+        return (Sum(self.terms, (self.target,)),)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class LittleKiller(LinearSum):
+    """A little killer: the cells along a diagonal add up to ``total``; digits may repeat.
+
+    JSON: ``{"kind": "little-killer", "cells": ["r1c3", "r2c2", "r3c1"], "sum": 12}``.
+    The cells are listed, not derived from an arrow outside the grid, so any set of
+    cells works; importers of setters' formats work the diagonal out.
+    """
+
+    kind: ClassVar[str] = "little-killer"
+    meaning: ClassVar[str] = "the diagonal's cells add up to its sum (digits may repeat)"
+    cells: tuple[int, ...]
+    total: int
+
+    @property
+    def terms(self) -> tuple[tuple[int, int], ...]:
+        """Every cell with weight 1."""
+        return tuple((i, 1) for i in self.cells)
+
+    @property
+    def target(self) -> int:
+        """The sum."""
+        return self.total
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "little-killer", "cells": [...], "sum": ...}``."""
+        return {"kind": self.kind, "cells": list(self.cells), "sum": self.total}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> LittleKiller:
+        """Distinct cells on the grid and a sum they can make (k to k*n for k cells)."""
+        only_keys(spec, cls.kind, "cells", "sum")
+        cells = cells_of(spec.get("cells"), size, "a little killer's cells")
+        total = whole(spec.get("sum"), "a little killer's sum")
+        if not len(cells) <= total <= len(cells) * size:
+            raise RulesError(
+                f"the little killer at {cell_name(cells[0], size)}: {len(cells)} cells "
+                f"cannot add up to {total} (only {len(cells)} to {len(cells) * size})"
+            )
+        return cls(cells, total)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Arrow(LinearSum):
+    """An arrow: the shaft's cells add up to the number in the circle; digits may repeat.
+
+    A circle of one cell holds the sum; a circle of several cells (a pill) reads as a
+    decimal number, first cell first. JSON:
+    ``{"kind": "arrow", "circle": ["r1c1"], "cells": ["r1c2", "r1c3"]}``.
+    """
+
+    kind: ClassVar[str] = "arrow"
+    meaning: ClassVar[str] = "the shaft adds up to the number in the circle"
+    circle: tuple[int, ...]
+    shaft: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The circle's cells, then the shaft's."""
+        return self.circle + self.shaft
+
+    @property
+    def terms(self) -> tuple[tuple[int, int], ...]:
+        """Shaft cells weigh 1; circle cells their negated decimal place value."""
+        places = len(self.circle)
+        return tuple((i, 1) for i in self.shaft) + tuple(
+            (i, -(10 ** (places - 1 - k))) for k, i in enumerate(self.circle)
+        )
+
+    @property
+    def target(self) -> int:
+        """Shaft less circle is 0."""
+        return 0
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "arrow", "circle": [...], "cells": [...]}`` (cells as indices)."""
+        return {"kind": self.kind, "circle": list(self.circle), "cells": list(self.shaft)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Arrow:
+        """A circle and a shaft: distinct cells on the grid, none in both."""
+        only_keys(spec, cls.kind, "circle", "cells")
+        circle = cells_of(spec.get("circle"), size, "an arrow's circle")
+        shaft = cells_of(spec.get("cells"), size, "an arrow's shaft")
+        if set(circle) & set(shaft):
+            raise RulesError(f"the arrow at {cell_name(circle[0], size)}: a cell in both parts")
+        return cls(circle, shaft)

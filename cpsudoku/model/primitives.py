@@ -1,0 +1,725 @@
+"""The few shapes every rule compiles to, and every engine implements once.
+
+A rule (:class:`~cpsudoku.model.constraints.Constraint`) says what it means in the
+setters' words; :meth:`~cpsudoku.model.constraints.Constraint.compile` turns it into
+primitives, and the engines know only these:
+
+- :class:`Relation`: pairs of cells whose values must be an allowed pair (a table
+  ``n x n``): anti-knight, kropki dots, XV, thermometers, whispers, palindromes,
+  clones, indexers, negative rules...
+- :class:`Allowed`: the values each listed cell may hold (parity, given candidates).
+- :class:`Distinct`: no value twice among the cells (extra regions, disjoint sets).
+- :class:`DigitSets`: different digits forming one of the listed sets (killer cages,
+  renban lines, digital-root and multi-sum cages).
+- :class:`Table`: the allowed tuples of a few cells (between lines, lockout lines).
+- :class:`Sum`: a weighted sum of cells, digits may repeat, lying in a set of targets
+  (little killers, arrows and pills, equal sums along a line).
+- :class:`Automaton`: a regular language over a line of cells (sandwiches, X-sums,
+  skyscrapers, numbered rooms, a rule given as a regular expression).
+- :class:`Count`: how many of the cells hold a value of a set (quadruples, counting
+  circles, entropy in every 2x2).
+- :class:`Choice`: at least one of several groups of primitives holds (``or``).
+
+Values are 1..n; a set of values is a bit mask, bit ``d - 1`` for ``d``. Every
+primitive says of a complete grid whether it holds (:meth:`Primitive.holds`) and, for
+the reference oracle, narrows candidate masks (:meth:`Primitive.narrow`): that is the
+oracle's whole knowledge of the rules beyond the units. The engines' own encodings of
+each primitive are in :mod:`cpsudoku.encode` and :mod:`cpsudoku.engines`; the
+verifier does not read primitives at all (it checks each rule as the rule states
+it), so a rule compiled wrongly cannot pass unseen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from cpsudoku.model.errors import RulesError
+
+#: The most states an automaton may have (a rule that needs more is refused by name).
+MAX_STATES = 200_000
+
+
+def bit(d: int) -> int:
+    """The mask of value ``d``."""
+    return 1 << (d - 1)
+
+
+def full(n: int) -> int:
+    """The mask of every value 1..n."""
+    return (1 << n) - 1
+
+
+def values_of(mask: int) -> list[int]:
+    """The values of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out
+
+
+def _current(values: Sequence[int], cand: Sequence[int], i: int) -> int:
+    """Cell ``i``'s mask: its value's bit when filled, else its candidates."""
+    v = values[i]
+    return 1 << (v - 1) if v else cand[i]
+
+
+def _set(values: Sequence[int], cand: list[int], i: int, mask: int) -> int:
+    """Narrow cell ``i`` to ``mask``: -1 when nothing is left, 1 when it changed."""
+    if values[i]:
+        return 0 if mask >> (values[i] - 1) & 1 else -1
+    if cand[i] & ~mask:
+        cand[i] &= mask
+        return 1 if cand[i] else -1
+    return 0
+
+
+class Primitive:
+    """Base of the primitives: frozen values over :attr:`cells`.
+
+    Subclasses implement :meth:`holds` (a complete grid) and :meth:`narrow` (the
+    oracle's propagation). :meth:`possible` (a partial grid can still keep it) is
+    :meth:`narrow` on a copy by default.
+    """
+
+    cells: tuple[int, ...]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """True when the complete grid ``values`` (row-major) keeps the primitive."""
+        raise NotImplementedError
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Drop candidates the primitive forbids, in place.
+
+        ``values[i]`` is cell ``i``'s value (0 when open), ``cand[i]`` an open cell's
+        candidate mask. Returns -1 on a contradiction, 1 when a candidate went, else
+        0. One pass: the oracle repeats the primitives to a fixpoint.
+        """
+        raise NotImplementedError
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """False when the partial grid ``values`` (0 = open) can no longer keep it."""
+        cand = [full(n)] * len(values)
+        return self.narrow(values, cand, n) >= 0
+
+
+# ---------------------------------------------------------------------------- relation
+
+
+@lru_cache(maxsize=4096)
+def relation_table(n: int, ok: Callable[[int, int], bool]) -> tuple[int, ...]:
+    """The table of a relation: entry ``a`` is the mask of ``b`` with ``ok(a, b)``.
+
+    Entry 0 is 0. ``ok`` must be hashable and stable (a module-level function or a
+    :func:`functools.partial` of one): tables are worked out once per side.
+    """
+    return (0, *(sum(bit(b) for b in range(1, n + 1) if ok(a, b)) for a in range(1, n + 1)))
+
+
+def table_of(n: int, ok: Callable[[int, int], bool]) -> tuple[int, ...]:
+    """:func:`relation_table` for any ``ok``, cached only when ``ok`` is hashable."""
+    try:
+        return relation_table(n, ok)
+    except TypeError:
+        return relation_table.__wrapped__(n, ok)
+
+
+@lru_cache(maxsize=4096)
+def _reverse(allowed: tuple[int, ...]) -> tuple[int, ...]:
+    """A relation table read the other way round (see :attr:`Relation.back`)."""
+    n = len(allowed) - 1
+    return (
+        0,
+        *(
+            sum(bit(a) for a in range(1, n + 1) if allowed[a] >> (b - 1) & 1)
+            for b in range(1, n + 1)
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Relation(Primitive):
+    """Pairs of cells whose values must be an allowed pair.
+
+    ``allowed[a]`` is the mask of the values the second cell of a pair may hold
+    while the first holds ``a`` (``allowed[0]`` is 0). One primitive holds every pair
+    of one table (all the knight-move pairs of anti-knight, say).
+    """
+
+    pairs: tuple[tuple[int, int], ...]
+    allowed: tuple[int, ...]
+    cells: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: The reverse table: entry ``b`` is the mask of the ``a`` allowing ``b``.
+    back: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        seen = dict.fromkeys(c for pair in self.pairs for c in pair)
+        object.__setattr__(self, "cells", tuple(seen))
+        object.__setattr__(self, "back", _reverse(self.allowed))
+
+    @classmethod
+    def of(
+        cls, pairs: Iterable[tuple[int, int]], n: int, ok: Callable[[int, int], bool]
+    ) -> Relation:
+        """The relation ``ok(a, b)`` (first cell ``a``, second ``b``) on ``pairs``."""
+        return cls(tuple(pairs), table_of(n, ok))
+
+    @property
+    def n(self) -> int:
+        """The grid's side (the table has an entry per value)."""
+        return len(self.allowed) - 1
+
+    @property
+    def differ(self) -> bool:
+        """True when the pairs only have to differ (each is then a unit of two cells)."""
+        n = self.n
+        return all(self.allowed[a] == full(n) & ~bit(a) for a in range(1, n + 1))
+
+    @property
+    def symmetric(self) -> bool:
+        """True when the table reads the same both ways."""
+        return self.allowed == self.back
+
+    def forbidden(self) -> list[tuple[int, int]]:
+        """Every value pair ``(a, b)`` a pair's two cells may not hold."""
+        n = self.n
+        return [
+            (a, b)
+            for a in range(1, n + 1)
+            for b in range(1, n + 1)
+            if not self.allowed[a] >> (b - 1) & 1
+        ]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Every pair holds an allowed pair of values."""
+        allowed = self.allowed
+        return all(allowed[values[i]] >> (values[j] - 1) & 1 for i, j in self.pairs)
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Arc consistency, one pass: a value stays while its partner can answer it."""
+        first, second = self.allowed, self.back
+        changed = 0
+        for i, j in self.pairs:
+            mi, mj = _current(values, cand, i), _current(values, cand, j)
+            for cell, mine, theirs, table in ((i, mi, mj, first), (j, mj, mi, second)):
+                keep, m = 0, mine
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if table[low.bit_length()] & theirs:
+                        keep |= low
+                if keep != mine:
+                    step = _set(values, cand, cell, keep)
+                    if step < 0:
+                        return -1
+                    changed |= step
+                    if cell == i:
+                        mi = keep
+        return changed
+
+
+# ------------------------------------------------------------------------ cell values
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed(Primitive):
+    """The values each listed cell may hold: ``masks[k]`` for ``cells[k]``."""
+
+    cells: tuple[int, ...]
+    masks: tuple[int, ...]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Each listed cell holds one of its values."""
+        return all(m >> (values[i] - 1) & 1 for i, m in zip(self.cells, self.masks, strict=True))
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Each listed cell keeps only its values."""
+        changed = 0
+        for i, m in zip(self.cells, self.masks, strict=True):
+            step = _set(values, cand, i, m)
+            if step < 0:
+                return -1
+            changed |= step
+        return changed
+
+
+# --------------------------------------------------------------------------- distinct
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct(Primitive):
+    """No value twice among the cells (any number of them, up to n)."""
+
+    cells: tuple[int, ...]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The cells' values all differ."""
+        digits = [values[i] for i in self.cells]
+        return len(set(digits)) == len(digits)
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Placed values leave the other cells; a value placed twice is a contradiction."""
+        placed = 0
+        for i in self.cells:
+            v = values[i]
+            if v:
+                if placed >> (v - 1) & 1:
+                    return -1
+                placed |= 1 << (v - 1)
+        if not placed:
+            return 0
+        changed = 0
+        for i in self.cells:
+            if not values[i] and cand[i] & placed:
+                cand[i] &= ~placed
+                if not cand[i]:
+                    return -1
+                changed = 1
+        return changed
+
+
+# ------------------------------------------------------------------------- digit sets
+
+
+@dataclass(frozen=True, slots=True)
+class DigitSets(Primitive):
+    """Different digits in the cells, forming one of ``sets`` (masks of len(cells) bits).
+
+    A killer cage's sets are those adding up to its sum; a renban line's are the runs.
+    """
+
+    cells: tuple[int, ...]
+    sets: tuple[int, ...]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The cells hold different digits, and their set is one of the sets."""
+        mask = 0
+        for i in self.cells:
+            mask |= 1 << (values[i] - 1)
+        return mask.bit_count() == len(self.cells) and mask in self.sets
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Open cells keep the digits of the sets that can still be completed.
+
+        A set stays when it holds the placed digits, each of its missing digits is a
+        candidate of some open cell, and each open cell has a candidate among them.
+        A digit every such set needs that only one open cell can take goes there.
+        """
+        have = 0
+        open_cells = []
+        for i in self.cells:
+            v = values[i]
+            if v:
+                b = 1 << (v - 1)
+                if have & b:
+                    return -1
+                have |= b
+            else:
+                open_cells.append(i)
+        reach = 0
+        for i in open_cells:
+            reach |= cand[i]
+        allowed, needed = 0, -1
+        for mask in self.sets:
+            missing = mask & ~have
+            if mask & have != have or missing & ~reach:
+                continue
+            if any(not cand[i] & missing for i in open_cells):
+                continue
+            allowed |= mask
+            needed &= missing
+        if not allowed:
+            return -1
+        keep = allowed & ~have
+        changed = 0
+        for i in open_cells:
+            if cand[i] & ~keep:
+                cand[i] &= keep
+                if not cand[i]:
+                    return -1
+                changed = 1
+        if needed > 0:
+            m = needed
+            while m:
+                b = m & -m
+                m ^= b
+                takers = [i for i in open_cells if cand[i] & b]
+                if not takers:
+                    return -1
+                if len(takers) == 1 and cand[takers[0]] != b:
+                    cand[takers[0]] = b
+                    changed = 1
+        return changed
+
+
+# ------------------------------------------------------------------------------ table
+
+
+@dataclass(frozen=True, slots=True)
+class Table(Primitive):
+    """The allowed tuples of a few cells (``tuples[k][j]`` is ``cells[j]``'s value)."""
+
+    cells: tuple[int, ...]
+    tuples: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, cells: Sequence[int], n: int, ok: Callable[..., bool]) -> Table:
+        """The tuples of values 1..n of ``len(cells)`` cells for which ``ok(*values)``."""
+        return cls(tuple(cells), _tuples(len(cells), n, ok))
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The cells' values are one of the tuples."""
+        return tuple(values[i] for i in self.cells) in self.tuples
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Generalised arc consistency: each cell keeps the values of some fitting tuple."""
+        masks = [_current(values, cand, i) for i in self.cells]
+        seen = [0] * len(self.cells)
+        for t in self.tuples:
+            if all(m >> (v - 1) & 1 for m, v in zip(masks, t, strict=True)):
+                for k, v in enumerate(t):
+                    seen[k] |= 1 << (v - 1)
+        changed = 0
+        for i, mask, keep in zip(self.cells, masks, seen, strict=True):
+            if keep != mask:
+                step = _set(values, cand, i, keep)
+                if step < 0:
+                    return -1
+                changed |= step
+        return changed
+
+
+@lru_cache(maxsize=1024)
+def _tuple_cache(k: int, n: int, ok: Callable[..., bool]) -> tuple[tuple[int, ...], ...]:
+    from itertools import product
+
+    return tuple(t for t in product(range(1, n + 1), repeat=k) if ok(*t))
+
+
+def _tuples(k: int, n: int, ok: Callable[..., bool]) -> tuple[tuple[int, ...], ...]:
+    if n**k > 1_000_000:
+        raise RulesError(f"a table over {k} cells of {n} values is too large to list")
+    try:
+        return _tuple_cache(k, n, ok)
+    except TypeError:  # an unhashable condition: worked out each time
+        return _tuple_cache.__wrapped__(k, n, ok)
+
+
+# -------------------------------------------------------------------------------- sum
+
+
+@dataclass(frozen=True, slots=True)
+class Sum(Primitive):
+    """A weighted sum of cells, digits may repeat, equal to one of ``targets``.
+
+    ``terms`` are ``(cell, weight)`` pairs, each cell once. A little killer weighs its
+    diagonal 1; an arrow its shaft 1 and its circle's cells minus their place values
+    (a pill reads as a number), target 0; two groups of equal sum weigh +1 and -1.
+    """
+
+    terms: tuple[tuple[int, int], ...]
+    targets: tuple[int, ...]
+    cells: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cells = tuple(i for i, _ in self.terms)
+        if len(set(cells)) != len(cells):
+            raise RulesError("a sum lists a cell twice")
+        object.__setattr__(self, "cells", cells)
+
+    @property
+    def target(self) -> int:
+        """The one target (for sums that have one)."""
+        if len(self.targets) != 1:
+            raise ValueError("this sum has several targets")
+        return self.targets[0]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The weighted sum is one of the targets."""
+        return sum(w * values[i] for i, w in self.terms) in self.targets
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Bounds: each open cell keeps the values the others' extremes still allow."""
+        spans = []
+        low = high = 0
+        for i, w in self.terms:
+            v = values[i]
+            if v:
+                lo = hi = w * v
+            else:
+                mask = cand[i]
+                if not mask:
+                    return -1
+                small, large = (mask & -mask).bit_length(), mask.bit_length()
+                lo, hi = (w * small, w * large) if w > 0 else (w * large, w * small)
+            spans.append((lo, hi))
+            low += lo
+            high += hi
+        targets = [t for t in self.targets if low <= t <= high]
+        if not targets:
+            return -1
+        t_low, t_high = min(targets), max(targets)
+        changed = 0
+        for (i, w), (lo, hi) in zip(self.terms, spans, strict=True):
+            if values[i]:
+                continue
+            rest_low, rest_high = low - lo, high - hi
+            keep = 0
+            m = cand[i]
+            while m:
+                b = m & -m
+                m ^= b
+                part = w * b.bit_length()
+                if rest_low + part <= t_high and rest_high + part >= t_low:
+                    keep |= b
+            if keep != cand[i]:
+                if not keep:
+                    return -1
+                cand[i] = keep
+                changed = 1
+        return changed
+
+
+# -------------------------------------------------------------------------- automaton
+
+
+@dataclass(frozen=True, slots=True)
+class Automaton(Primitive):
+    """A deterministic automaton reading the cells' values in order, from state 0.
+
+    ``transitions[q][d - 1]`` is the state after reading ``d`` in state ``q`` (-1:
+    no move, the line is rejected); the line is kept when the automaton ends in an
+    ``accepting`` state. Build one with :func:`automaton`.
+    """
+
+    cells: tuple[int, ...]
+    transitions: tuple[tuple[int, ...], ...]
+    accepting: frozenset[int]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The automaton accepts the cells' values."""
+        q = 0
+        for i in self.cells:
+            q = self.transitions[q][values[i] - 1]
+            if q < 0:
+                return False
+        return q in self.accepting
+
+    def layers(self, masks: Sequence[int]) -> list[set[int]] | None:
+        """The states each layer can be in on a path to acceptance, None when none.
+
+        Layer ``k`` holds the states after ``k`` cells that are reachable from the
+        start with the cells' masks and from which an accepting state stays
+        reachable. Forward, then backward: the exact support of the language.
+        """
+        trans = self.transitions
+        forward: list[set[int]] = [{0}]
+        for mask in masks:
+            vals = values_of(mask)
+            nxt = set()
+            for q in forward[-1]:
+                row = trans[q]
+                for d in vals:
+                    t = row[d - 1]
+                    if t >= 0:
+                        nxt.add(t)
+            if not nxt:
+                return None
+            forward.append(nxt)
+        alive = forward[-1] & self.accepting
+        if not alive:
+            return None
+        out: list[set[int]] = [set() for _ in forward]
+        out[-1] = alive
+        for k in range(len(masks) - 1, -1, -1):
+            vals = values_of(masks[k])
+            nxt = out[k + 1]
+            keep = set()
+            for q in forward[k]:
+                row = trans[q]
+                if any(row[d - 1] in nxt for d in vals):
+                    keep.add(q)
+            out[k] = keep
+        return out
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Each cell keeps the values on some accepted path (domain consistency)."""
+        masks = [_current(values, cand, i) for i in self.cells]
+        layers = self.layers(masks)
+        if layers is None:
+            return -1
+        trans = self.transitions
+        changed = 0
+        for k, i in enumerate(self.cells):
+            keep = 0
+            nxt = layers[k + 1]
+            for d in values_of(masks[k]):
+                if any(trans[q][d - 1] in nxt for q in layers[k]):
+                    keep |= 1 << (d - 1)
+            if keep != masks[k]:
+                step = _set(values, cand, i, keep)
+                if step < 0:
+                    return -1
+                changed |= step
+        return changed
+
+
+def automaton(
+    cells: Sequence[int],
+    n: int,
+    start: Hashable,
+    step: Callable[[Hashable, int], Hashable | None],
+    accept: Callable[[Hashable], bool],
+) -> Automaton:
+    """The automaton of a state machine: states found by search from ``start``.
+
+    ``step(state, d)`` is the next state after value ``d`` (None: rejected),
+    ``accept(state)`` whether a line may end there. States are any hashable values;
+    only those reachable within ``len(cells)`` steps are kept, numbered from 0 (the
+    start). Raises RulesError beyond :data:`MAX_STATES`.
+    """
+    index: dict[Hashable, int] = {start: 0}
+    order: list[Hashable] = [start]
+    rows: list[list[int]] = []
+    depth = {start: 0}
+    k = 0
+    while k < len(order):
+        state = order[k]
+        row = []
+        for d in range(1, n + 1):
+            if depth[state] >= len(cells):
+                row.append(-1)
+                continue
+            nxt = step(state, d)
+            if nxt is None:
+                row.append(-1)
+                continue
+            if nxt not in index:
+                if len(order) >= MAX_STATES:
+                    raise RulesError(f"the rule needs more than {MAX_STATES:,} automaton states")
+                index[nxt] = len(order)
+                order.append(nxt)
+                depth[nxt] = depth[state] + 1
+            row.append(index[nxt])
+        rows.append(row)
+        k += 1
+    accepting = frozenset(index[s] for s in order if accept(s))
+    return Automaton(tuple(cells), tuple(tuple(r) for r in rows), accepting)
+
+
+# ------------------------------------------------------------------------------ count
+
+
+@dataclass(frozen=True, slots=True)
+class Count(Primitive):
+    """How many of the cells hold a value of ``values`` (a mask) is one of ``counts``."""
+
+    cells: tuple[int, ...]
+    values: int
+    counts: frozenset[int]
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """The number of cells holding one of the values is an allowed count."""
+        k = sum(1 for i in self.cells if self.values >> (values[i] - 1) & 1)
+        return k in self.counts
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Cells that must, cells that may: a count pinned at either end decides the rest."""
+        inside = self.values
+        must = 0
+        maybe = []
+        for i in self.cells:
+            m = _current(values, cand, i)
+            if not m & ~inside:
+                must += 1
+            elif m & inside:
+                maybe.append(i)
+        fits = [c for c in self.counts if must <= c <= must + len(maybe)]
+        if not fits:
+            return -1
+        if not maybe:
+            return 0
+        changed = 0
+        if max(fits) == must:  # no more: the maybes hold other values
+            for i in maybe:
+                step = _set(values, cand, i, ~inside)
+                if step < 0:
+                    return -1
+                changed |= step
+        elif min(fits) == must + len(maybe):  # every maybe is needed
+            for i in maybe:
+                step = _set(values, cand, i, inside)
+                if step < 0:
+                    return -1
+                changed |= step
+        return changed
+
+
+# ----------------------------------------------------------------------------- choice
+
+
+@dataclass(frozen=True, slots=True)
+class Choice(Primitive):
+    """At least one branch holds, each branch a group of primitives (a rule's ``or``)."""
+
+    branches: tuple[tuple[Primitive, ...], ...]
+    cells: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        seen = dict.fromkeys(c for b in self.branches for p in b for c in p.cells)
+        object.__setattr__(self, "cells", tuple(seen))
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Some branch's primitives all hold."""
+        return any(all(p.holds(values) for p in branch) for branch in self.branches)
+
+    def narrow(self, values: Sequence[int], cand: list[int], n: int) -> int:
+        """Each cell keeps what some live branch leaves it (constructive disjunction)."""
+        union: dict[int, int] = dict.fromkeys(self.cells, 0)
+        alive = 0
+        for branch in self.branches:
+            trial = list(cand)
+            if not _fixpoint(branch, values, trial, n):
+                continue
+            alive += 1
+            for i in self.cells:
+                union[i] |= _current(values, trial, i)
+        if not alive:
+            return -1
+        changed = 0
+        for i, keep in union.items():
+            step = _set(values, cand, i, keep)
+            if step < 0:
+                return -1
+            changed |= step
+        return changed
+
+
+def _fixpoint(prims: Sequence[Primitive], values: Sequence[int], cand: list[int], n: int) -> bool:
+    """Narrow with ``prims`` until nothing changes; False on a contradiction."""
+    while True:
+        changed = 0
+        for p in prims:
+            step = p.narrow(values, cand, n)
+            if step < 0:
+                return False
+            changed |= step
+        if not changed:
+            return True
+
+
+#: Every primitive type, for engines that say which they take.
+PRIMITIVES: tuple[type[Primitive], ...] = (
+    Relation,
+    Allowed,
+    Distinct,
+    DigitSets,
+    Table,
+    Sum,
+    Automaton,
+    Count,
+    Choice,
+)
