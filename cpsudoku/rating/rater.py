@@ -44,7 +44,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
-from cpsudoku.model.candidates import layout, place, singles, start
+from cpsudoku.model.candidates import layout, place, singles_stepwise, start
 from cpsudoku.model.errors import CpSudokuError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -747,13 +747,15 @@ class _Trial:
 def _singles(s: Candidates) -> tuple[int, bool]:
     """Place naked and hidden singles until none is left (no steps recorded).
 
-    Inside trials only the consequences matter, not their explanations, and the
-    fixpoint of the singles is the same in any order.
+    Inside trials only the consequences matter, not their explanations; but the
+    number of singles placed before a contradiction is the chain length the score
+    counts, and it depends on the order: :func:`singles_stepwise` places them in one
+    fixed order (see there), not the oracle's faster :func:`singles`.
 
     Returns:
         (values placed, whether a contradiction turned up).
     """
-    placed, dead = singles(s.layout, s.vals, s.cand, s.used)
+    placed, dead = singles_stepwise(s.layout, s.vals, s.cand, s.used)
     s.empty -= placed
     return placed, dead
 
