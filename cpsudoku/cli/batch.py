@@ -161,7 +161,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.batch import run_batch
     from cpsudoku.datasets.options import SolveOptions
     from cpsudoku.datasets.pool import max_jobs
-    from cpsudoku.datasets.records import count_records_fast, read_records
+    from cpsudoku.datasets.records import count_records_fast, peeked, read_records
 
     if args.input != "-":
         if os.path.isdir(args.input):
@@ -210,8 +210,17 @@ def _run_batch(args: argparse.Namespace) -> int:
     started = now()
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
-    records = read_records(args.input)
     try:
+        # The first record read before any output is opened: an input refused whole
+        # (a CSV with no puzzle column) leaves no output behind.
+        records = peeked(
+            read_records(
+                args.input,
+                box=options.rules,
+                symbols=options.symbols,
+                tell=None if args.quiet else _tell,
+            )
+        )
         warnings.simplefilter("ignore", AmbiguousZeroWarning)  # counted, told once at the end
         if args.scheduler:
             summary = _run_on_cluster(args, options, interactive, total, records)
@@ -244,6 +253,11 @@ def _run_batch(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return batch_exit_code(summary)
+
+
+def _tell(text: str) -> None:
+    """Say something about the input on stderr (which column holds the puzzles)."""
+    print(f"cpsudoku batch: {text}", file=sys.stderr)
 
 
 def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: str) -> None:

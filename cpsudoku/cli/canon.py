@@ -115,7 +115,7 @@ SHOWN_INVALID = 10
 
 def _run_dedupe(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.dedupe import dedupe
-    from cpsudoku.datasets.records import Record, read_records
+    from cpsudoku.datasets.records import Record, peeked, read_records
     from cpsudoku.model.rules import as_rules
 
     if args.input != "-":
@@ -146,11 +146,14 @@ def _run_dedupe(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
 
+    # The first record read before any output is opened, as in batch.
+    box = as_rules(args.box)
+    records = peeked(read_records(args.input, box=box, tell=None if args.quiet else _tell))
     summary = dedupe(
-        read_records(args.input),
+        records,
         args.output,
         report,
-        box=as_rules(args.box),
+        box=box,
         jobs=args.jobs,
         on_invalid=tell,
     )
@@ -167,6 +170,11 @@ def _run_dedupe(args: argparse.Namespace) -> int:
             print(f"cpsudoku dedupe: {source} holds no records", file=sys.stderr)
         print(f"cpsudoku dedupe: {summary.line()}", file=sys.stderr)
     return EXIT_SOME_INVALID if summary.invalid else EXIT_OK
+
+
+def _tell(text: str) -> None:
+    """Say something about the input on stderr (which column holds the puzzles)."""
+    print(f"cpsudoku dedupe: {text}", file=sys.stderr)
 
 
 #: This module's commands: name -> (help, configure, run).
