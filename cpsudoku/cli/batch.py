@@ -18,8 +18,10 @@ from cpsudoku.cli.common import (
     UsageError,
     add_backend_options,
     add_box_options,
+    add_force_option,
     backend_spec,
     check_time_limit_option,
+    refuse_existing_output,
     refuse_overwrite,
 )
 from cpsudoku.evidence.provenance import now
@@ -63,6 +65,7 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="as --resume, and solve OUTPUT's timeout rows again (give a bigger --time-limit); "
         "they are replaced in place, every other row is kept as it is",
     )
+    add_force_option(p)
     p.add_argument(
         "--verify-with",
         metavar="BACKEND",
@@ -189,6 +192,16 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise UsageError(
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
+        )
+    if args.force and (args.resume or args.retry_timeouts):
+        flag = "--retry-timeouts" if args.retry_timeouts else "--resume"
+        raise UsageError(f"--force writes OUTPUT afresh and {flag} keeps its rows: give one")
+    if not (args.resume or args.retry_timeouts):
+        refuse_existing_output(
+            args.output,
+            args.force,
+            " (or --resume to keep its rows and solve the rest, --retry-timeouts to also "
+            "solve its timeout rows again)",
         )
     if args.canon and (args.resume or args.retry_timeouts or args.symbols is not None):
         raise UsageError(

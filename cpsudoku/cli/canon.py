@@ -14,7 +14,9 @@ from cpsudoku.cli.common import (
     Command,
     UsageError,
     add_box_options,
+    add_force_option,
     puzzle_arg,
+    refuse_existing_output,
     refuse_overwrite,
 )
 from cpsudoku.model.errors import PuzzleError
@@ -102,6 +104,7 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
         "record with no canonical form, with the reason in error "
         "(default: OUTPUT.classes.csv; none when OUTPUT is -)",
     )
+    add_force_option(p)
     p.add_argument("--box", metavar="RxC", help="box shape (default: inferred from the size)")
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="threads canonicalising (default 1)"
@@ -133,6 +136,8 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         report = f"{args.output}.classes.csv"
     if report is not None:
         refuse_overwrite(args.input, report)
+    for path in (args.output, report):
+        refuse_existing_output(path, args.force)
     named = 0
 
     def tell(record: Record, reason: str) -> None:
