@@ -1,5 +1,8 @@
-"""Where dataset commands write: an existing output is never replaced without --force."""
+"""Where dataset commands write: an existing output is never replaced without --force,
+a provenance sidecar goes only beside a regular file."""
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -77,3 +80,36 @@ def test_dedupe_and_generate_refuse_an_existing_output_too(
     assert new.read_text() == "mine\n"
     assert main([*argv, "--force"]) == 0
     assert len(new.read_text().splitlines()) == 2
+
+
+def _read_fifo(path: Path, into: list[bytes]) -> threading.Thread:
+    def drain() -> None:
+        with path.open("rb") as fh:
+            into.append(fh.read())
+
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_no_sidecar_beside_a_pipe_and_no_refusal_of_one(src: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "rows.csv"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = _read_fifo(fifo, got)
+    assert main(["batch", str(src), "-o", str(fifo), "--quiet", "--jobs", "1"]) == 0
+    reader.join(timeout=60)
+    assert len(got[0].decode().splitlines()) == len(EASY) + 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzles.txt", "rows.csv"]
+
+
+def test_batch_to_dev_null_writes_no_sidecar(src: Path) -> None:
+    sidecar = Path(os.devnull + ".meta.json")
+    existed = sidecar.exists()
+    try:
+        assert main(["batch", str(src), "-o", os.devnull, "--quiet", "--jobs", "1"]) == 0
+        assert sidecar.exists() == existed
+    finally:
+        if sidecar.exists() and not existed:
+            sidecar.unlink()

@@ -274,7 +274,7 @@ def _tell(text: str) -> None:
 
 
 def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: str) -> None:
-    """Write the output's provenance sidecar (none for standard output)."""
+    """Write the output's provenance sidecar (only beside a regular file or Parquet folder)."""
     from dataclasses import asdict
 
     from cpsudoku.evidence.provenance import provenance, write_sidecar
