@@ -1,6 +1,7 @@
 """Where dataset commands write: an existing output is never replaced without --force,
-a provenance sidecar goes only beside a regular file."""
+a provenance sidecar goes only beside a regular file and says what ran."""
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -9,6 +10,7 @@ import pytest
 from conftest import read_lines
 
 from cpsudoku.cli import main
+from cpsudoku.engines import native_built
 
 EASY = read_lines("easy_kaggle1m_200.txt", 6)
 
@@ -113,3 +115,31 @@ def test_batch_to_dev_null_writes_no_sidecar(src: Path) -> None:
     finally:
         if sidecar.exists() and not existed:
             sidecar.unlink()
+
+
+@pytest.mark.parametrize(
+    ("args", "bulk"),
+    [
+        ([], "native" if native_built() else "logic"),
+        (["--backend", "backtrack"], "logic"),
+        (["--no-presolve"], None),
+    ],
+)
+def test_the_sidecar_names_the_bulk_pass_beside_the_engine(
+    src: Path, tmp_path: Path, args: list[str], bulk: str | None
+) -> None:
+    out = tmp_path / "solved.csv"
+    assert main(["batch", str(src), "-o", str(out), "--quiet", "--jobs", "1", *args]) == 0
+    meta = json.loads((tmp_path / "solved.csv.meta.json").read_text())
+    assert meta["bulk_pass"] == bulk
+    assert list(meta).index("bulk_pass") == list(meta).index("engine") + 1
+    backends = {line.split(",")[4] for line in out.read_text().splitlines()[1:]}
+    assert backends == {bulk or meta["engine"]}  # easy puzzles: the pass decides them all
+
+
+def test_batch_help_says_what_the_bulk_pass_is(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["batch", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the compiled engine, backend native" in text
+    assert "whole-array logic pass decides" not in text
+    assert "--force" in text

@@ -93,8 +93,10 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-presolve",
         action="store_true",
-        help="send every record to the engine (default: the whole-array logic pass decides "
-        "what singles and locked candidates can, backend logic)",
+        help="send every record to the engine (default: a bulk pass first decides what it "
+        "can, a block of puzzles per call: the compiled engine, backend native, when the "
+        "engine is the default or native and it is built; else the numpy logic pass of "
+        "singles and locked candidates, backend logic)",
     )
     p.add_argument(
         "--witnesses",
@@ -277,6 +279,7 @@ def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: 
     """Write the output's provenance sidecar (only beside a regular file or Parquet folder)."""
     from dataclasses import asdict
 
+    from cpsudoku.datasets.solving import bulk_pass
     from cpsudoku.evidence.provenance import provenance, write_sidecar
 
     parameters = {k: v for k, v in asdict(options).items() if k not in ("backend", "rules")}
@@ -290,6 +293,11 @@ def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: 
         started=started,
         argv=["cpsudoku", *sys.argv[1:]] if sys.argv[1:2] == ["batch"] else None,
     )
+    # What runs: the bulk pass first (rows with backend native or logic), then the
+    # engine on what it leaves; "engine" alone would name only the second.
+    at = list(meta).index("engine") + 1
+    items = list(meta.items())
+    meta = dict([*items[:at], ("bulk_pass", bulk_pass(options)), *items[at:]])
     write_sidecar(args.output, meta)
 
 
