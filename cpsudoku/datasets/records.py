@@ -326,9 +326,9 @@ def _csv_rows(stream: BinaryIO) -> Iterator[_Row]:
         if fields is not None:
             yield text, error, fields
             continue
-        taken = [(text, error)]
+        taken: list[tuple[str, str | None]] = [(text, error)]
         closed = False
-        stop = None
+        stop = None  # what ended the search early: the end, or an over-long line
         while len(taken) <= MAX_CSV_LINES:
             more = ahead.popleft() if ahead else next(source, None)
             if more is None or more[0] is None:
@@ -339,14 +339,12 @@ def _csv_rows(stream: BinaryIO) -> Iterator[_Row]:
                 closed = True
                 break
         if closed:
-            joined = "\n".join(t for t, _ in taken if t is not None)
+            joined = "\n".join(t for t, _ in taken)
             if len(joined) > MAX_RECORD:  # as a line that long: never kept whole
                 too_long = f"record of {len(joined):,} characters is too long"
                 yield None, f"{too_long} (at most {MAX_RECORD:,})", None
             else:
                 yield joined, next((e for _, e in taken if e), None), _lenient_fields(joined)
-            if stop is not None:
-                ahead.append(stop)
             continue
         yield text, error, _lenient_fields(text)
         ahead.extendleft(reversed([*taken[1:], *([stop] if stop else [])]))
