@@ -189,3 +189,55 @@ def test_rules_travel_whole_to_cluster_tasks(client: distributed.Client) -> None
     assert {item["solution"] for item in items} == {str(solve(text, box=X).solution)}
     classic = client.compute(solve_bag(bag, backend=FAST)).result()
     assert {item["status"] for item in classic} == {"multiple"}  # the diagonals mattered
+
+
+@pytest.fixture
+def numbers_csv(tmp_path: Path) -> Path:
+    """Kaggle's layout, with puzzles whose first cells are empty: 0s that pandas drops."""
+    quizzes = [p.replace(".", "0") for p in EASY[:40]]
+    assert sum(q.startswith("0") for q in quizzes) >= 5
+    expected = solve_records([Record(i, p) for i, p in enumerate(EASY[:40])], SolveOptions(FAST))
+    path = tmp_path / "sudoku.csv"
+    path.write_text(
+        "quizzes,solutions\n"
+        + "".join(f"{q},{row[1]}\n" for q, row in zip(quizzes, expected, strict=True))
+    )
+    return path
+
+
+def test_puzzles_read_as_numbers_are_refused_or_padded_by_the_box(
+    client: distributed.Client, numbers_csv: Path
+) -> None:
+    frame = pd.read_csv(numbers_csv)  # no dtype=str: 81 digits come as Python ints
+    assert not isinstance(frame["quizzes"][0], str)
+    with pytest.raises(TypeError, match=r"leading zeros.*dtype=str"):
+        solve_dataframe(frame, "quizzes", backend=FAST)
+    text = pd.read_csv(numbers_csv, dtype=str)
+    want = client.compute(solve_dataframe(text, "quizzes", backend=FAST)).result()
+    got = client.compute(solve_dataframe(frame, "quizzes", backend=FAST, box="3x3")).result()
+    assert got["status"].tolist() == ["unique"] * 40
+    assert got["solution"].tolist() == want["solution"].tolist()
+    assert got["error"].tolist() == [""] * 40  # the solutions column, numbers too, checked
+    # A short grid fits in int64: a numeric column, padded the same way.
+    fours = ["1.343..2.3..2..3", "..4.3......1.2.."]
+    small = pd.DataFrame({"quizzes": [int(p.replace(".", "0")) for p in fours]})
+    assert small["quizzes"].dtype.kind == "i"
+    with pytest.raises(TypeError, match="leading zeros"):
+        solve_dataframe(small, "quizzes", backend=FAST)
+    solved = client.compute(solve_dataframe(small, "quizzes", backend=FAST, box="2x2")).result()
+    assert solved["status"].tolist() == ["unique", "unique"]
+
+
+def test_digits_that_lost_their_zeros_in_a_dask_frame_say_so(
+    client: distributed.Client, numbers_csv: Path
+) -> None:
+    """dd.read_csv turns the numbers into strings: each short row names the cause."""
+    from cpsudoku.datasets.dask import LOST_ZEROS
+
+    df = dd.read_csv(numbers_csv)
+    result = client.compute(solve_dataframe(df, "quizzes", backend=FAST)).result()
+    short = [q for q in pd.read_csv(numbers_csv, dtype=str)["quizzes"] if q.startswith("0")]
+    invalid = result[result["status"] == "invalid"]
+    assert len(invalid) == len(short)
+    assert all(error.endswith(LOST_ZEROS) for error in invalid["error"])
+    assert "dtype=str" in LOST_ZEROS

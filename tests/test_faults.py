@@ -176,6 +176,7 @@ def test_generate_on_a_full_disk_names_its_file(tmp_path: Path) -> None:
         "1",
         "-o",
         str(target),
+        "--force",
         stderr=subprocess.PIPE,
         preexec_fn=limited(100),
     )

@@ -336,7 +336,7 @@ def test_cli_failed_generate_leaves_an_existing_file_alone(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "keep.csv").write_text("keep\n")
     argv = ["generate", "--count", "3", "--clues", "17", "--attempts", "1", "--seed", "5"]
-    assert main([*argv, "-o", "keep.csv"]) == 2
+    assert main([*argv, "-o", "keep.csv", "--force"]) == 2
     assert "with 17 clues" in capsys.readouterr().err
     assert (tmp_path / "keep.csv").read_text() == "keep\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.csv"]

@@ -19,8 +19,10 @@ from cpsudoku.cli.common import (
     UsageError,
     add_backend_options,
     add_box_options,
+    add_force_option,
     backend_spec,
     check_time_limit_option,
+    refuse_existing_output,
     refuse_overwrite,
 )
 from cpsudoku.evidence.provenance import now
@@ -64,6 +66,7 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         help="as --resume, and solve OUTPUT's timeout rows again (give a bigger --time-limit); "
         "they are replaced in place, every other row is kept as it is",
     )
+    add_force_option(p)
     p.add_argument(
         "--verify-with",
         metavar="BACKEND",
@@ -91,8 +94,10 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-presolve",
         action="store_true",
-        help="send every record to the engine (default: the whole-array logic pass decides "
-        "what singles and locked candidates can, backend logic)",
+        help="send every record to the engine (default: a bulk pass first decides what it "
+        "can, a block of puzzles per call: the compiled engine, backend native, when the "
+        "engine is the default or native and it is built; else the numpy logic pass of "
+        "singles and locked candidates, backend logic)",
     )
     p.add_argument(
         "--witnesses",
@@ -162,7 +167,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.batch import run_batch
     from cpsudoku.datasets.options import SolveOptions
     from cpsudoku.datasets.pool import max_jobs
-    from cpsudoku.datasets.records import count_records_fast, read_records
+    from cpsudoku.datasets.records import count_records_fast, peeked, read_records
 
     if args.input != "-":
         if os.path.isdir(args.input):
@@ -191,6 +196,16 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"cannot tell what to write to {args.output}: batch writes JSON lines (name it "
             ".jsonl), CSV (.csv or any other name) or Parquet (a .parquet folder)"
         )
+    if args.force and (args.resume or args.retry_timeouts):
+        flag = "--retry-timeouts" if args.retry_timeouts else "--resume"
+        raise UsageError(f"--force writes OUTPUT afresh and {flag} keeps its rows: give one")
+    if not (args.resume or args.retry_timeouts):
+        refuse_existing_output(
+            args.output,
+            args.force,
+            " (or --resume to keep its rows and solve the rest, --retry-timeouts to also "
+            "solve its timeout rows again)",
+        )
     if args.canon and (args.resume or args.retry_timeouts or args.symbols is not None):
         raise UsageError(
             "--canon goes into a new output (CSV, JSON lines or Parquet) with the standard "
@@ -211,8 +226,17 @@ def _run_batch(args: argparse.Namespace) -> int:
     started = now()
     interactive = sys.stderr.isatty() and not args.quiet
     total = count_records_fast(args.input) if interactive else None
-    records = read_records(args.input)
     try:
+        # The first record read before any output is opened: an input refused whole
+        # (a CSV with no puzzle column) leaves no output behind.
+        records = peeked(
+            read_records(
+                args.input,
+                box=options.rules,
+                symbols=options.symbols,
+                tell=None if args.quiet else _tell,
+            )
+        )
         warnings.simplefilter("ignore", AmbiguousZeroWarning)  # counted, told once at the end
         if args.scheduler:
             summary = _run_on_cluster(args, options, interactive, total, records)
@@ -247,10 +271,16 @@ def _run_batch(args: argparse.Namespace) -> int:
     return batch_exit_code(summary)
 
 
+def _tell(text: str) -> None:
+    """Say something about the input on stderr (which column holds the puzzles)."""
+    print(f"cpsudoku batch: {text}", file=sys.stderr)
+
+
 def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: str) -> None:
-    """Write the output's provenance sidecar (none for standard output)."""
+    """Write the output's provenance sidecar (only beside a regular file or Parquet folder)."""
     from dataclasses import asdict
 
+    from cpsudoku.datasets.solving import bulk_pass
     from cpsudoku.evidence.provenance import provenance, write_sidecar
 
     parameters = {k: v for k, v in asdict(options).items() if k not in ("backend", "rules")}
@@ -264,6 +294,11 @@ def _write_provenance(args: argparse.Namespace, options: SolveOptions, started: 
         started=started,
         argv=["cpsudoku", *sys.argv[1:]] if sys.argv[1:2] == ["batch"] else None,
     )
+    # What runs: the bulk pass first (rows with backend native or logic), then the
+    # engine on what it leaves; "engine" alone would name only the second.
+    at = list(meta).index("engine") + 1
+    items = list(meta.items())
+    meta = dict([*items[:at], ("bulk_pass", bulk_pass(options)), *items[at:]])
     write_sidecar(args.output, meta)
 
 

@@ -14,7 +14,9 @@ from cpsudoku.cli.common import (
     Command,
     UsageError,
     add_box_options,
+    add_force_option,
     puzzle_arg,
+    refuse_existing_output,
     refuse_overwrite,
 )
 from cpsudoku.model.errors import PuzzleError
@@ -102,6 +104,7 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
         "record with no canonical form, with the reason in error "
         "(default: OUTPUT.classes.csv; none when OUTPUT is -)",
     )
+    add_force_option(p)
     p.add_argument("--box", metavar="RxC", help="box shape (default: inferred from the size)")
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="threads canonicalising (default 1)"
@@ -115,7 +118,7 @@ SHOWN_INVALID = 10
 
 def _run_dedupe(args: argparse.Namespace) -> int:
     from cpsudoku.datasets.dedupe import dedupe
-    from cpsudoku.datasets.records import Record, read_records
+    from cpsudoku.datasets.records import Record, peeked, read_records
     from cpsudoku.model.rules import as_rules
 
     if args.input != "-":
@@ -133,6 +136,8 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         report = f"{args.output}.classes.csv"
     if report is not None:
         refuse_overwrite(args.input, report)
+    for path in (args.output, report):
+        refuse_existing_output(path, args.force)
     named = 0
 
     def tell(record: Record, reason: str) -> None:
@@ -146,11 +151,14 @@ def _run_dedupe(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
 
+    # The first record read before any output is opened, as in batch.
+    box = as_rules(args.box)
+    records = peeked(read_records(args.input, box=box, tell=None if args.quiet else _tell))
     summary = dedupe(
-        read_records(args.input),
+        records,
         args.output,
         report,
-        box=as_rules(args.box),
+        box=box,
         jobs=args.jobs,
         on_invalid=tell,
     )
@@ -167,6 +175,11 @@ def _run_dedupe(args: argparse.Namespace) -> int:
             print(f"cpsudoku dedupe: {source} holds no records", file=sys.stderr)
         print(f"cpsudoku dedupe: {summary.line()}", file=sys.stderr)
     return EXIT_SOME_INVALID if summary.invalid else EXIT_OK
+
+
+def _tell(text: str) -> None:
+    """Say something about the input on stderr (which column holds the puzzles)."""
+    print(f"cpsudoku dedupe: {text}", file=sys.stderr)
 
 
 #: This module's commands: name -> (help, configure, run).

@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import re
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -266,6 +267,44 @@ def refuse_overwrite(source: str, output: str | None) -> None:
         raise UsageError(
             f"the output {output} is the input file, which writing would destroy; "
             "write to another file"
+        )
+
+
+def add_force_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--force``: write over an output file that already holds something."""
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write over OUTPUT when it already exists and is not empty (refused otherwise)",
+    )
+
+
+def refuse_existing_output(path: str | None, force: bool, instead: str = "") -> None:
+    """Raise UsageError when writing ``path`` would replace what it holds, unless ``force``.
+
+    Every command that writes a dataset keeps this one rule: an existing output that
+    is not empty (a file of some size, a folder with something in it, as a Parquet
+    output is) is written over only with ``--force``. Standard output, ``/dev/null``,
+    a pipe and other files that are not regular hold nothing to lose. ``instead``
+    names the command's other ways on (``--resume``), for the message.
+    """
+    if force or not path or path == "-":
+        return
+    try:
+        st = os.stat(path)
+    except OSError:  # not there (yet), or not reachable: opening it will say
+        return
+    if stat.S_ISREG(st.st_mode):
+        full = st.st_size > 0
+    elif stat.S_ISDIR(st.st_mode):
+        with os.scandir(path) as entries:
+            full = any(entries)
+    else:
+        return
+    if full:
+        raise UsageError(
+            f"{path} already exists and is not empty, and is left as it is: give --force "
+            f"to write over it{instead}, or name another output"
         )
 
 

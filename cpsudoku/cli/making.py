@@ -15,7 +15,9 @@ from cpsudoku.cli.common import (
     Command,
     UsageError,
     add_box_options,
+    add_force_option,
     puzzle_arg,
+    refuse_existing_output,
 )
 from cpsudoku.model.result import Status
 
@@ -55,6 +57,7 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=".txt, .csv or .jsonl dataset (default, or -: .txt lines on stdout)",
     )
+    add_force_option(p)
     p.add_argument(
         "--backend",
         metavar="NAME",
@@ -78,6 +81,7 @@ def _run_generate(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise UsageError(f"--count must be at least 1, got {args.count}")
+    refuse_existing_output(args.output, args.force)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     start = time.perf_counter()
     items = generate_puzzles(

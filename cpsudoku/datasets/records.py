@@ -14,15 +14,18 @@ import json
 import os
 import re
 import sys
+import warnings
 import zipfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import chain, islice
 from typing import Any, BinaryIO, NamedTuple, cast
 
-from cpsudoku.model.errors import DatasetError, RulesError, file_named
+from cpsudoku.model.errors import CpSudokuError, DatasetError, RulesError, file_named
 from cpsudoku.model.forms import GRID_HEADER, MAX_TEXT, PUZZLE_KEYS, is_symbol, json_kind
 from cpsudoku.model.killer import killer_rules
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.text import decode_line, line_runs
 
 MAX_RECORD = MAX_TEXT
@@ -134,21 +137,42 @@ def open_dataset(path: str) -> Iterator[tuple[BinaryIO, str]]:
 
 
 #: Bytes read at a time by the dataset readers.
-def read_records(path: str) -> Iterator[Record]:
+def read_records(
+    path: str,
+    *,
+    box: str | Rules | None = None,
+    symbols: str | None = None,
+    tell: Callable[[str], None] | None = None,
+) -> Iterator[Record]:
     """Stream the records of a dataset (.txt, .csv, .jsonl; optionally compressed).
 
     - .txt: one puzzle per line; blank lines and lines starting with ``#`` skipped.
-    - .csv: the column ``puzzle``, ``quizzes`` or ``quiz`` (else the first) holds the
-      puzzle; ``solution``/``solutions``, when present, the expected solution. A first
-      row that holds a puzzle-like field is data, not a header.
+      A Project Euler 96 grid (a ``Grid 01`` line, then one row of digits per line)
+      is one record, in the one-line form.
+    - .csv: the column named ``puzzle``, ``quizzes``, ``quiz``, ``board`` or ``grid``
+      holds the puzzle; ``solution``/``solutions``, when present, the expected
+      solution. Without such a name (``id,sudoku``, or no header row), the column
+      whose first records read as puzzles of 4x4 or more (with ``box`` and
+      ``symbols``) holds them, and ``tell`` is called with a line naming it. A first
+      row that holds a puzzle-like field is data, not a header. A quote inside a
+      field (``5" screen``) is part of it, as in every lenient CSV reader; only a
+      quote that starts a field opens a quoted one.
     - .jsonl: one JSON object per line with ``puzzle`` (or ``quizzes``/``quiz``), and
       optionally ``solution``; a bare JSON string is a puzzle too.
 
     Memory stays flat: one line at a time. Bad lines become records with ``error``
     set, never exceptions, so a batch never loses or reorders a record.
+
+    Raises:
+        DatasetError: a CSV of several columns, none of them named as a puzzle
+            column, in which no column holds puzzles (raised when the first record
+            is asked for, before any is handed out).
     """
     with file_named(path), open_dataset(path) as (stream, kind):
-        reader = {"txt": _txt_records, "csv": _csv_records, "jsonl": _jsonl_records}[kind]
+        if kind == "csv":
+            yield from _csv_records(stream, _Columns(path, box, symbols, tell))
+            return
+        reader = {"txt": _txt_records, "jsonl": _jsonl_records}[kind]
         yield from reader(stream)
 
 
@@ -224,7 +248,7 @@ def _txt_records(stream: BinaryIO) -> Iterator[Record]:
                 continue
             if text is not None and GRID_HEADER.match(text):
                 if block is not None:
-                    yield Record(index, "\n".join(block), None, problem)
+                    yield Record(index, _grid_text(block), None, problem)
                     index += 1
                 block, problem = [], None
                 continue
@@ -237,7 +261,25 @@ def _txt_records(stream: BinaryIO) -> Iterator[Record]:
                 block.append(text or "")
                 problem = problem or error
     if block is not None:
-        yield Record(index, "\n".join(block), None, problem)
+        yield Record(index, _grid_text(block), None, problem)
+
+
+def _grid_text(rows: list[str]) -> str:
+    """The text of one grid under a ``Grid 01`` header: its one-line form when plain.
+
+    Project Euler's grids are n lines of n symbols each, nothing else: they are
+    written as the n*n symbols in one line, the form every output row holds and the
+    bulk passes take. Any other drawing (box lines, spaces) stays as it was read,
+    lines and all, and is read by :func:`cpsudoku.parse` like any drawn grid.
+    """
+    n = len(rows)
+    if all(len(row) == n and not _NOT_CELLS.search(row) for row in rows):
+        return "".join(rows)
+    return "\n".join(rows)
+
+
+#: Characters that are no cell of a plain grid row: layout, separators, quotes.
+_NOT_CELLS = re.compile(r"[\s|+,;#\[\]{}\"']")
 
 
 def _is_header(fields: Sequence[str]) -> bool:
@@ -256,81 +298,215 @@ def _is_header(fields: Sequence[str]) -> bool:
     )
 
 
-def _csv_lines(stream: BinaryIO) -> Iterator[tuple[str | None, str | None]]:
-    """The lines of :func:`_texts`, with the line breaks of a quoted CSV field joined.
+#: A CSV row as read: its text (None when over-long), why it is unusable (None when
+#: it is not), and its fields (None when the text is no CSV row or was not read).
+_Row = tuple[str | None, str | None, list[str] | None]
 
-    A line with an odd number of quotes opens a field that goes on in the lines after
-    it, up to :data:`MAX_CSV_LINES` of them. A quote that does not close within them
-    was a stray one: the lines it took are read again, each a record of its own.
+
+def _csv_rows(stream: BinaryIO) -> Iterator[_Row]:
+    """The rows of a CSV: the lines of :func:`_texts`, a quoted field's lines joined.
+
+    A quote opens a quoted field only as the first character of a field (then it may
+    go on in the lines after it, up to :data:`MAX_CSV_LINES` of them); elsewhere it is
+    part of the field (``5" screen``), as csv readers, pandas and spreadsheets read
+    it. A quoted field that does not close within those lines was a stray quote: its
+    line is read alone, and the lines it took are read again, each a row of its own.
     """
     source = _texts(stream)
     ahead: deque[tuple[str | None, str | None]] = deque()
     while item := ahead.popleft() if ahead else next(source, None):
         text, error = item
-        if text is None or text.count('"') % 2 == 0:
-            yield item
+        if text is None:
+            yield None, error, None
             continue
-        taken = [(text, error)]
-        quotes = text.count('"')
-        stop = None
-        while quotes % 2 and len(taken) <= MAX_CSV_LINES:
+        if '"' not in text:
+            yield text, error, text.split(",")
+            continue
+        fields = _strict_fields(text)
+        if fields is not None:
+            yield text, error, fields
+            continue
+        taken: list[tuple[str, str | None]] = [(text, error)]
+        closed = False
+        stop = None  # what ended the search early: the end, or an over-long line
+        while len(taken) <= MAX_CSV_LINES:
             more = ahead.popleft() if ahead else next(source, None)
             if more is None or more[0] is None:
                 stop = more
                 break
             taken.append((more[0], more[1]))
-            quotes += more[0].count('"')
-        if quotes % 2 == 0:
-            yield "\n".join(t for t, _ in taken), next((e for _, e in taken if e), None)
+            if not _ends_quoted(more[0], quoted=True):
+                closed = True
+                break
+        if closed:
+            joined = "\n".join(t for t, _ in taken)
+            if len(joined) > MAX_RECORD:  # as a line that long: never kept whole
+                too_long = f"record of {len(joined):,} characters is too long"
+                yield None, f"{too_long} (at most {MAX_RECORD:,})", None
+            else:
+                yield joined, next((e for _, e in taken if e), None), _lenient_fields(joined)
             continue
-        yield item
+        yield text, error, _lenient_fields(text)
         ahead.extendleft(reversed([*taken[1:], *([stop] if stop else [])]))
 
 
-def _csv_records(stream: BinaryIO) -> Iterator[Record]:
-    index = 0
-    puzzle_col, solution_col = 0, None
-    first = True
-    lines = _csv_lines(stream)
-    for text, error in lines:
+def _strict_fields(text: str) -> list[str] | None:
+    """The fields of a one-line CSV row; None when it ends inside a quoted field."""
+    try:
+        return next(csv.reader([text], strict=True), [])
+    except csv.Error:  # open at the end, or text after a closing quote (``"ab"c``)
+        return None if _ends_quoted(text) else _lenient_fields(text)
+
+
+def _lenient_fields(text: str) -> list[str] | None:
+    """The fields of a CSV row as Python's csv module reads it when not strict.
+
+    None when even that fails (a field beyond the csv module's size limit): the row
+    is then an ``invalid`` record, see :func:`_csv_records`.
+    """
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error:
+        return None
+
+
+def _ends_quoted(text: str, quoted: bool = False) -> bool:
+    """Whether a CSV line ends inside a quoted field (``quoted``: it starts inside one).
+
+    The rules of Python's csv module: a quote at the start of a field opens a quoted
+    one, in which ``""`` is a quote and a lone quote closes it; anywhere else a quote
+    is an ordinary character.
+    """
+    at_start = not quoted
+    closed = False  # the last character closed a quoted field (or began a ``""``)
+    for ch in text:
+        if quoted:
+            if ch == '"':
+                quoted, closed = False, True
+            continue
+        if closed and ch == '"':  # ``""``: a quote, and the quoted field goes on
+            quoted, closed = True, False
+            continue
+        closed = False
+        if ch == ",":
+            at_start = True
+            continue
+        quoted = ch == '"' and at_start
+        at_start = False
+    return quoted
+
+
+def _csv_records(stream: BinaryIO, columns: _Columns) -> Iterator[Record]:
+    rows = _csv_rows(stream)
+    first = next(rows, None)
+    if first is None:
+        return
+    solution_col = None
+    sample: list[_Row] = []
+    names: list[str] | None = None
+    header = first[2]
+    if header is not None and _is_header(header):
+        names = [f.strip().lower() for f in header]
+        if {"puzz_color", "puzz_hint"} <= set(names):
+            yield from _killer_records(names, rows)
+            return
+        found = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), None)
+        solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
+    else:
+        found = None
+        sample.append(first)
+    if found is None:  # no column named: the one whose values read as puzzles
+        sample.extend(islice(rows, SAMPLE_RECORDS - len(sample)))
+        found = columns.choose(header if names is not None else None, sample, solution_col)
+    for index, (text, error, fields) in enumerate(chain(sample, rows)):
         if text is None:
             yield Record(index, "", None, error)
-            index += 1
-            continue
-        fields = next(csv.reader([text])) if '"' in text else text.split(",")
-        if first:
-            first = False
-            if _is_header(fields):
-                names = [f.strip().lower() for f in fields]
-                if {"puzz_color", "puzz_hint"} <= set(names):
-                    yield from _killer_records(names, lines)
-                    return
-                found = next((names.index(c) for c in _PUZZLE_COLUMNS if c in names), None)
-                solution_col = next((names.index(c) for c in _SOLUTION_COLUMNS if c in names), None)
-                if found is None and solution_col is not None:
-                    # The first column would be taken for the puzzles: an id, say.
-                    raise DatasetError(
-                        f"the CSV has a {names[solution_col]} column but no puzzle column "
-                        f"({', '.join(_PUZZLE_COLUMNS)}); its columns are: "
-                        + ", ".join(f.strip() for f in fields)
-                    )
-                puzzle_col = found or 0
-                continue
-        if puzzle_col >= len(fields):
-            yield Record(index, text, None, f"no column {puzzle_col + 1} in this row")
+        elif fields is None:
+            yield Record(index, text, None, error or "malformed CSV row: a field is too long")
+        elif found >= len(fields):
+            yield Record(index, text, None, f"no column {found + 1} in this row")
         else:
             solution = (
                 fields[solution_col].strip()
                 if solution_col is not None and solution_col < len(fields)
                 else None
             )
-            yield Record(index, fields[puzzle_col].strip(), solution or None, error)
-        index += 1
+            yield Record(index, fields[found].strip(), solution or None, error)
 
 
-def _killer_records(
-    names: list[str], lines: Iterator[tuple[str | None, str | None]]
-) -> Iterator[Record]:
+#: Records a CSV's puzzle column is told by when no column is named for it.
+SAMPLE_RECORDS = 20
+
+_KNOWN_NAMES = f"{', '.join(_PUZZLE_COLUMNS[:-1])} or {_PUZZLE_COLUMNS[-1]}"
+
+
+class _Columns(NamedTuple):
+    """How to find a CSV's puzzle column by its values, and whom to tell."""
+
+    path: str
+    box: str | Rules | None
+    symbols: str | None
+    tell: Callable[[str], None] | None
+
+    def choose(self, header: list[str] | None, sample: Sequence[_Row], solution: int | None) -> int:
+        """The column whose values in ``sample`` read as puzzles (0 with one column).
+
+        Each column but the solution column scores the records it reads as a puzzle
+        of 4x4 or more (a 1x1 or 2x2 "puzzle" is an id or a number), then those with
+        an empty cell (a puzzle rather than a solution); the best wins, the leftmost
+        among equals. ``tell`` is told which column it is.
+
+        Raises:
+            DatasetError: several columns and none holds a puzzle.
+        """
+        rows = [fields for _, error, fields in sample if fields is not None and not error]
+        width = max(map(len, [header or [], *rows]), default=0)
+        if width <= 1:
+            return 0
+        scores = [(0, 0)] * width
+        for k in range(width):
+            if k != solution:
+                scores[k] = self._score([row[k] for row in rows if k < len(row)])
+        best = max(range(width), key=lambda k: (scores[k], -k))
+        shown = ", ".join(f.strip() for f in header) if header is not None else None
+        if scores[best][0] == 0:
+            named = f"none is named {_KNOWN_NAMES}, and " if header else ""
+            raise DatasetError(
+                f"{self.path}: no puzzle column: {named}no field of its first "
+                f"{len(rows):,} records reads as a puzzle of 4x4 or more"
+                + (f"; its columns are: {shown}" if shown is not None else "")
+            )
+        if self.tell is not None:
+            if header is not None:
+                self.tell(
+                    f"puzzles read from column {header[best].strip()!r} (column {best + 1} of "
+                    f"{width}): no column is named {_KNOWN_NAMES}"
+                )
+            else:
+                self.tell(
+                    f"puzzles read from column {best + 1} of {width} (no header row names one)"
+                )
+        return best
+
+    def _score(self, values: Sequence[str]) -> tuple[int, int]:
+        """How many of ``values`` read as puzzles, and how many of those have empty cells."""
+        from cpsudoku.model.forms import parse
+
+        puzzles = empty = 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a 16x16 read with 0 as empty, say
+            for value in values:
+                try:
+                    puzzle = parse(value.strip(), self.box, check=False, symbols=self.symbols)
+                except (CpSudokuError, ValueError, TypeError, RecursionError):
+                    continue
+                if puzzle.rules.n >= 4:
+                    puzzles += 1
+                    empty += 0 in puzzle.cells
+        return puzzles, empty
+
+
+def _killer_records(names: list[str], rows: Iterator[_Row]) -> Iterator[Record]:
     """The rows of a killer CSV, after its header.
 
     The krazydad layout: ``puzz_color`` cage map, ``puzz_hint`` sums, ``solved``
@@ -340,9 +516,8 @@ def _killer_records(
     """
     cages, sums = names.index("puzz_color"), names.index("puzz_hint")
     solved = names.index("solved") if "solved" in names else None
-    for index, (text, error) in enumerate(lines):
-        fields = next(csv.reader([text])) if text else []
-        if text is None or error or len(fields) <= max(cages, sums):
+    for index, (text, error, fields) in enumerate(rows):
+        if text is None or error or fields is None or len(fields) <= max(cages, sums):
             yield Record(index, text or "", None, error or "no cage map and sums in this row")
             continue
         try:
@@ -388,6 +563,18 @@ def _json_record(index: int, text: str) -> Record:
     if isinstance(obj, list):
         return Record(index, json.dumps(obj))
     return Record(index, text, None, "JSON record is neither a puzzle string nor an object")
+
+
+def peeked(records: Iterable[Record]) -> Iterator[Record]:
+    """``records``, with the first one already read.
+
+    Reading it opens the file and reads a CSV's header and first records, where
+    :func:`read_records` raises what it refuses: a command calls this before it
+    writes anything, so a refused input leaves no output behind.
+    """
+    it = iter(records)
+    first = next(it, None)
+    return it if first is None else chain([first], it)
 
 
 def count_records_fast(path: str) -> int | None:

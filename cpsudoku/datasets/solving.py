@@ -71,6 +71,28 @@ def _native_pass(options: SolveOptions, rules: Rules, *, bulk: bool = True) -> b
     return not bulk or native.allowed_masks(rules) is None
 
 
+def bulk_pass(options: SolveOptions) -> str | None:
+    """The bulk pass a batch runs before its engine: ``"native"``, ``"logic"`` or None.
+
+    As :func:`solve_records` decides it for the rules every record shares
+    (``options.rules``), or else for classic grids: ``native`` (the compiled engine)
+    when it is built and the engine asked for is the default one or ``native``,
+    otherwise ``logic`` (the numpy logic pass); None without ``presolve``, or for
+    shared rules the logic pass skips (10x10 to 15x15). The provenance of a batch
+    output names it beside the engine, which takes what the pass leaves.
+    """
+    if not options.presolve:
+        return None
+    rules = options.rules or Rules.for_size(9)
+    if _native_pass(options, rules):
+        return NATIVE
+    from cpsudoku.datasets import bulk_logic
+
+    if options.rules is not None and bulk_logic.pass_plan(rules) is bulk_logic.PassPlan.OFF:
+        return None
+    return LOGIC
+
+
 def _solve_one(
     puzzle: PuzzleLike, options: SolveOptions, *, checked: bool = False, native_first: bool = True
 ) -> Result:

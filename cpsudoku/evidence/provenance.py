@@ -156,13 +156,17 @@ PARQUET_KEY = "cpsudoku.provenance"
 
 
 def write_sidecar(output: str | Path, meta: Mapping[str, Any]) -> Path | None:
-    """Write ``meta`` as the output's provenance sidecar; return its path (None: stdout).
+    """Write ``meta`` as the output's provenance sidecar; return its path or None.
 
-    A ``DIR.parquet`` output gets it in Parquet's file metadata too
-    (:func:`write_parquet_metadata`).
+    A sidecar goes only beside a regular file (or into a ``DIR.parquet`` folder): an
+    output that is standard output, ``/dev/null``, a pipe or another device gets
+    none, so nothing such as ``/dev/null.meta.json`` is ever made. A ``DIR.parquet``
+    output gets it in Parquet's file metadata too (:func:`write_parquet_metadata`).
     """
     path = sidecar_path(output)
     if path is None or not path.parent.is_dir():
+        return None
+    if path.name != PARQUET_SIDECAR and not os.path.isfile(output):
         return None
     text = json.dumps(meta, indent=2)
     path.write_text(text + "\n", encoding="utf-8")
