@@ -41,12 +41,12 @@ the rules (cells, weights, target, line, clue) are all it reads.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from cpsudoku.evidence.plain import has_matching
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.sums import LinearSum, Sandwich
@@ -173,35 +173,6 @@ def clue_sets(n: int, k: int, total: int) -> tuple[frozenset[int], ...]:
     The digits between the 1 and the n of a line that holds each of 1..n once.
     """
     return tuple(frozenset(c) for c in combinations(range(2, n), k) if sum(c) == total)
-
-
-def _matches(allowed: Sequence[int], pool: int) -> bool:
-    """True when each position can take its own digit of ``pool`` (bit masks), all of it.
-
-    ``allowed[i]`` is position i's digits as a mask; ``pool`` has as many digits as
-    there are positions. Kuhn's augmenting paths; lines have at most 35 cells.
-    """
-    masks = [a & pool for a in allowed]
-    if any(not m for m in masks):
-        return False
-    if all(m == pool for m in masks):
-        return True
-    owner: dict[int, int] = {}
-
-    def place(i: int, seen: set[int]) -> bool:
-        m = masks[i]
-        while m:
-            bit = m & -m
-            m ^= bit
-            if bit in seen:
-                continue
-            seen.add(bit)
-            if bit not in owner or place(owner[bit], seen):
-                owner[bit] = i
-                return True
-        return False
-
-    return all(place(i, set()) for i in range(len(masks)))
 
 
 class SumClauses:
@@ -410,6 +381,6 @@ class SumClauses:
                     if ((p, q), digits) in not_between:
                         continue
                     mask = sum(1 << (d - 1) for d in digits)
-                    if _matches(inside, mask) and _matches(outside, middle & ~mask):
+                    if has_matching(inside, mask) and has_matching(outside, middle & ~mask):
                         return False
         return True
