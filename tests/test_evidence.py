@@ -250,11 +250,13 @@ def test_true_candidates_match_brute_force_on_4x4(rnd: random.Random, givens: in
         )
     puzzle = Puzzle(grid.rules, tuple(cells))
     solutions = _brute_force(puzzle)
-    found = true_candidates(puzzle)
-    for i in range(16):
-        assert set(found.values(i)) == {s[i] for s in solutions}
-    assert found.unique == (len(solutions) == 1)
-    assert found.solvable == bool(solutions)
+    for backend in ("sat", "backtrack"):  # incremental SAT, and one solve per value
+        found = true_candidates(puzzle, backend=backend)
+        assert found.complete
+        for i in range(16):
+            assert set(found.values(i)) == {s[i] for s in solutions}
+        assert found.unique == (len(solutions) == 1)
+        assert found.solvable == bool(solutions)
 
 
 def test_true_candidates_say_unique_exactly_when_the_count_is_one() -> None:

@@ -47,8 +47,10 @@ from cpsudoku.evidence.files import (
     PROOF_FILE,
     SOLUTION_FILE,
     Clause,
+    Step,
     check_proof,
     exclusion_clause,
+    no_step,
     sha256,
 )
 from cpsudoku.model.errors import ConflictingGivensError, CpSudokuError
@@ -350,6 +352,7 @@ def make_certificate(
     check: bool = True,
     backend: str = "sat",
     time_limit: float | None = None,
+    on_step: Step = no_step,
 ) -> Certificate:
     """Solve ``puzzle``, and for a unique one build its certificate and check the proof.
 
@@ -363,6 +366,8 @@ def make_certificate(
             is left, and past them no further step starts (the proof's CaDiCaL and
             the check, which cannot be stopped from outside, run to their end once
             started).
+        on_step: called with each step as it starts (``solving``, ``finding the
+            core``, ``proving``, ``checking the proof``), for a progress line.
 
     Raises:
         CertificateError: the puzzle is invalid, unsolvable or not unique (then
@@ -380,6 +385,7 @@ def make_certificate(
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     engine = get_backend(backend)
+    on_step(f"solving ({backend})", 0, 0)
     result = engine.solve(p, checked=True, time_limit=time_limit)
     if result.status is not Status.UNIQUE or result.solution is None:
         raise CertificateError(_refusal(result, time_limit), result)
@@ -389,6 +395,7 @@ def make_certificate(
     whole = formula(p, solution, meanings)
     top, meant = p.n * p.rules.cells, {m[0] for m in meanings}
     linked = {v for c in whole for x in c if (v := abs(x)) > top and v not in meant}
+    on_step(f"finding the core of {len(whole):,} clauses", 0, 0)
     try:
         clauses = unsat_core(whole, deadline=deadline, linked=linked)
     except TimeoutError:
@@ -396,12 +403,15 @@ def make_certificate(
             f"the time limit of {time_limit:g} s ran out before the proof",
             Result(Status.TIMEOUT, solution, result.backend, time.perf_counter() - t0),
         ) from None
+    if clauses is not None:
+        on_step(f"proving ({len(clauses):,} clauses)", 0, 0)
     proof = None if clauses is None else prove(clauses)
     if clauses is None or proof is None:  # the engine said unique; the fresh solver disagrees
         raise CertificateError("the certificate's formula is satisfiable: no proof", result)
     t2 = time.perf_counter()
     ok, verdict = True, "not checked"
     if check:
+        on_step(f"checking the proof ({proof.count(chr(10)):,} lines)", 0, 0)
         ok, verdict, trivial = check_proof(clauses, proof)
         if trivial:
             proof = TRIVIAL_PROOF
@@ -500,10 +510,11 @@ def certify(
     *,
     backend: str = "sat",
     time_limit: float | None = None,
+    on_step: Step = no_step,
 ) -> Certificate:
     """Make ``puzzle``'s certificate, check its proof in process, write it to ``directory``.
 
-    ``backend`` and ``time_limit`` as for :func:`make_certificate`.
+    ``backend``, ``time_limit`` and ``on_step`` as for :func:`make_certificate`.
 
     >>> import tempfile
     >>> cert = certify("1.343..2.3..2..3", tempfile.mkdtemp())
@@ -513,6 +524,7 @@ def certify(
     Raises:
         CertificateError: the puzzle has no certificate (not unique, invalid...).
     """
-    cert = make_certificate(puzzle, backend=backend, time_limit=time_limit)
+    cert = make_certificate(puzzle, backend=backend, time_limit=time_limit, on_step=on_step)
+    on_step("writing the files", 0, 0)
     write_certificate(cert, directory)
     return cert

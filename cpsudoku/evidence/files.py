@@ -9,7 +9,7 @@ never reach :mod:`cpsudoku.encode` (the fast encoder it must not trust).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cpsudoku.model.puzzle import Puzzle
 
@@ -24,6 +24,14 @@ MANIFEST_FILE = "manifest.json"
 FILES: tuple[str, ...] = (SOLUTION_FILE, CNF_FILE, PROOF_FILE)
 
 Clause = tuple[int, ...]
+
+#: A progress callback of certify and check-certificate: (what is being done, units
+#: done, units in all; 0 in all when it is not counted).
+Step = Callable[[str, int, int], None]
+
+
+def no_step(stage: str, done: int, total: int) -> None:
+    """The progress callback that shows nothing."""
 
 
 def sha256(data: bytes) -> str:
