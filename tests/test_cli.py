@@ -443,3 +443,177 @@ def test_json_has_the_same_keys_for_invalid_input(
     assert list(bad) == list(good)
     assert "appears twice" in bad["error"]
     assert good["error"] is None
+
+
+# ------------------------------------------- progress lines, --json summaries, options
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["generate", "--count", "2", "--seed", "3", "-o", "{tmp}/g.txt", "--force"], "puzzle/s"),
+        (["certify", HARD, "-o", "{tmp}/c"], "finding the core"),
+        (["candidates", HARD], "candidates (sat)"),
+        (["dedupe", "{tmp}/in.txt", "-o", "{tmp}/out.txt", "--force"], "record/s"),
+        (
+            [
+                "bench",
+                "--datasets",
+                "top95",
+                "--backends",
+                "sat",
+                "--limit",
+                "2",
+                "--out",
+                "{tmp}/b",
+            ],
+            "top95 sat:",
+        ),
+    ],
+)
+def test_long_commands_show_progress_on_a_terminal_only(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    shown: str,
+) -> None:
+    (tmp_path / "in.txt").write_text(f"{HARD}\n{HARD}\n")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, _, err = run(capsys, *args)
+    assert code == 0
+    assert shown not in err  # not a terminal: no progress line
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = run(capsys, *args)
+    assert code == 0
+    assert shown in err
+    code, _, err = run(capsys, *args, "--quiet")
+    assert code == 0
+    assert shown not in err
+
+
+def test_check_certificate_shows_its_steps_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # capsys's stream, as a terminal
+    assert run(capsys, "certify", HARD, "-o", str(tmp_path / "c"), "--quiet")[0] == 0
+    code, out, err = run(capsys, "check-certificate", str(tmp_path / "c"))
+    assert code == 0
+    assert "checking the CNF against the plain encoding" in err
+    assert "checking the proof" in err
+    assert "certificate accepted" in out
+
+
+def test_generate_json_summary_goes_where_the_puzzles_do_not(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "g.txt"
+    code, out, err = run(
+        capsys, "generate", "--count", "2", "--seed", "5", "-o", str(target), "--json"
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert set(summary) == {"puzzles", "output", "box", "seed", "checks", "seconds"}
+    assert (summary["puzzles"], summary["output"], summary["box"], summary["seed"]) == (
+        2,
+        str(target),
+        "3x3",
+        5,
+    )
+    assert summary["checks"] > 0
+    assert len(target.read_text().splitlines()) == 2
+    code, out, err = run(capsys, "generate", "--count", "2", "--seed", "5", "--json")
+    assert code == 0
+    assert out.splitlines() == target.read_text().splitlines()  # stdout: the puzzles only
+    assert json.loads(err)["output"] is None
+
+
+def test_dedupe_json_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text(f"{HARD}\n{HARD}\nnot a puzzle\n")
+    code, out, _ = run(capsys, "dedupe", str(source), "-o", str(tmp_path / "out.txt"), "--json")
+    assert code == 4  # a record with no canonical form
+    summary = json.loads(out)
+    assert summary == {
+        "records": 3,
+        "kept": 1,
+        "duplicates": 1,
+        "invalid": 1,
+        "output": str(tmp_path / "out.txt"),
+        "report": str(tmp_path / "out.txt.classes.csv"),
+        "seconds": summary["seconds"],
+    }
+    code, out, err = run(capsys, "dedupe", str(source), "-o", "-", "--json", "--quiet")
+    assert len(out.splitlines()) == 2  # stdout: the kept records only
+    assert json.loads(err)["report"] is None
+
+
+def test_bench_json_summary_and_quiet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["bench", "--datasets", "top95", "--backends", "sat", "backtrack", "--limit", "2"]
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path), "--json", "--quiet")
+    assert code == 0
+    assert err == ""
+    summary = json.loads(out)
+    assert summary["out"] == str(tmp_path)
+    assert summary["datasets"] == ["top95"]
+    assert summary["disagreements"] == []
+    assert "results.csv" in summary["reports"]
+    assert set(summary["engines"]) == {"sat", "backtrack"}
+    assert summary["engines"]["sat"] == {
+        "puzzles": 2,
+        "answers": 2,
+        "timeouts": 0,
+        "refused": 0,
+        "seconds": summary["engines"]["sat"]["seconds"],
+    }
+
+
+def test_certify_backend_and_time_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(
+        capsys, "certify", HARD, "-o", str(tmp_path / "a"), "--backend", "cpsat", "--json"
+    )
+    assert code == 0
+    record = json.loads(out)
+    assert record["certified"]
+    assert record["backend"] == "cpsat"
+    assert run(capsys, "check-certificate", str(tmp_path / "a"))[0] == 0
+    code, out, _ = run(
+        capsys, "certify", HARD, "-o", str(tmp_path / "b"), "--time-limit", "1e-6", "--json"
+    )
+    assert code == 3
+    record = json.loads(out)
+    assert record["certified"] is False
+    assert record["status"] == "timeout"
+    assert "time limit" in record["reason"]
+    assert not (tmp_path / "b").exists()
+    code, _, err = run(capsys, "certify", HARD, "-o", str(tmp_path / "c"), "--time-limit", "1e-6")
+    assert code == 3
+    assert "time limit of 1e-06 s ran out" in err
+    assert run(capsys, "certify", HARD, "-o", str(tmp_path / "d"), "--backend", "nosuch")[0] == 2
+    assert run(capsys, "certify", HARD, "-o", str(tmp_path / "d"), "--time-limit", "0")[0] == 2
+
+
+def test_candidates_backend_and_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = "1..4.....3..2..3"
+    answers = {}
+    for spec in ("sat", "sat:glucose4", "cpsat", "backtrack"):
+        code, out, _ = run(capsys, "candidates", puzzle, "--backend", spec, "--json")
+        assert code == 0
+        record = json.loads(out)
+        assert record["backend"] == spec
+        assert record["complete"]
+        answers[spec] = record["candidates"]
+    assert len({json.dumps(a) for a in answers.values()}) == 1
+    code, out, _ = run(capsys, "candidates", HARD, "--time-limit", "1e-6", "--json")
+    assert code == 3
+    record = json.loads(out)
+    assert record["complete"] is False
+    assert record["unique"] is False
+    code, out, err = run(
+        capsys, "candidates", HARD, "--backend", "backtrack", "--time-limit", "1e-6"
+    )
+    assert code == 3
+    assert "time limit of 1e-06 s ran out" in err
+    assert run(capsys, "candidates", puzzle, "--backend", "nosuch")[0] == 2

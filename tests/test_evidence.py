@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -249,11 +250,13 @@ def test_true_candidates_match_brute_force_on_4x4(rnd: random.Random, givens: in
         )
     puzzle = Puzzle(grid.rules, tuple(cells))
     solutions = _brute_force(puzzle)
-    found = true_candidates(puzzle)
-    for i in range(16):
-        assert set(found.values(i)) == {s[i] for s in solutions}
-    assert found.unique == (len(solutions) == 1)
-    assert found.solvable == bool(solutions)
+    for backend in ("sat", "backtrack"):  # incremental SAT, and one solve per value
+        found = true_candidates(puzzle, backend=backend)
+        assert found.complete
+        for i in range(16):
+            assert set(found.values(i)) == {s[i] for s in solutions}
+        assert found.unique == (len(solutions) == 1)
+        assert found.solvable == bool(solutions)
 
 
 def test_true_candidates_say_unique_exactly_when_the_count_is_one() -> None:
@@ -545,41 +548,59 @@ def _write_body(folder: Path, head: list[str], clauses: list[list[int]]) -> None
     _rehash(folder, CNF_FILE)
 
 
+def _used_variables(folder: Path) -> set[int]:
+    return {abs(x) for c in _body(folder)[1] for x in c}
+
+
 def _top(folder: Path) -> int:
     rules = json.loads((folder / MANIFEST_FILE).read_text())["rules"]
     return int(rules["size"]) ** 3
 
 
+def _swapped_meanings_rejected(src: Path, tmp_path: Path, meaning: str, kind: str) -> None:
+    """Swapping what two variables of one layer mean is refused (for some such pair).
+
+    The CNF is a core, and a layer's at-least-one clause reads the same after a swap:
+    the pairs are tried in turn until one breaks a clause, as most do.
+    """
+    manifest = json.loads((src / MANIFEST_FILE).read_text())
+    used = _used_variables(src)  # the CNF is a core: not every variable is in it
+    pairs = [
+        (e_index, a_index)
+        for e_index, e in enumerate(manifest["auxiliary"])
+        if e["meaning"] == meaning
+        for a_index, (a, b) in enumerate(pairwise(e["variables"]))
+        if a[1] == b[1] and a[0] in used and b[0] in used
+    ]
+    assert pairs
+    for attempt, (e_index, a_index) in enumerate(pairs[:8]):
+        folder = _copy(src, tmp_path / f"c{attempt}")
+        changed = json.loads(json.dumps(manifest))
+        rows = changed["auxiliary"][e_index]["variables"]
+        first, second = rows[a_index], rows[a_index + 1]
+        first[2], second[2] = second[2], first[2]
+        (folder / MANIFEST_FILE).write_text(json.dumps(changed))
+        report = check_certificate(folder)
+        if not report.ok:
+            assert f"is not true under the declared meanings of {kind} #" in report.reasons[0]
+            return
+    raise AssertionError("no swap of two meanings was refused")
+
+
 def test_a_changed_partial_sum_meaning_is_rejected(
     sum_certificates: dict[str, Path], tmp_path: Path
 ) -> None:
-    folder = _copy(sum_certificates["little-killer"], tmp_path / "c")
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "partial-sum")
-    first, second = entry["variables"][0], entry["variables"][1]
-    assert first[1] == second[1]  # two sums of the same layer: swap what they mean
-    first[2], second[2] = second[2], first[2]
-    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
-    report = check_certificate(folder)
-    assert not report.ok
-    assert "is not true under the declared meanings of little-killer #" in report.reasons[0]
+    _swapped_meanings_rejected(
+        sum_certificates["little-killer"], tmp_path, "partial-sum", "little-killer"
+    )
 
 
 def test_a_changed_sandwich_meaning_is_rejected(
     sum_certificates: dict[str, Path], tmp_path: Path
 ) -> None:
-    folder = _copy(sum_certificates["sandwich"], tmp_path / "c")
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    entry = next(e for e in manifest["auxiliary"] if e["meaning"] == "automaton-state")
-    rows = entry["variables"]
-    first, second = next(
-        (a, b) for a, b in zip(rows, rows[1:], strict=False) if a[1] == b[1]
-    )  # two states of the same layer: swap what they mean
-    first[2], second[2] = second[2], first[2]
-    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
-    report = check_certificate(folder)
-    assert not report.ok
-    assert "is not true under the declared meanings of sandwich #" in report.reasons[0]
+    _swapped_meanings_rejected(
+        sum_certificates["sandwich"], tmp_path, "automaton-state", "sandwich"
+    )
 
 
 @pytest.mark.parametrize("family", SUM_FAMILIES)
@@ -955,3 +976,174 @@ def test_the_meaning_check_is_sound_against_its_relaxation_on_6x6(which: int, gi
                 else:
                     rejected += 1
     assert rejected > 0
+
+
+# ---------------------------------------------------------------- cages by digit sets
+
+#: A killer whose certificate took 36 s to check when a cage's assignments were listed:
+#: 15 cages across boxes, two of 9 cells (one without its sum), 7 without sums, and
+#: 3 little killers. Cage map (one letter per cage), solution, cages without a sum.
+BIG_KILLER_MAP = "AAAABBBCCAAAABBCCCADDDBBCCEFFDDGGGEEFFDHHGGEEFFHHHIIIEJJJHPPIIEJLLKKKMMELLLKOOMME"
+BIG_KILLER_GRID = (
+    "549381267218765934637249815325894671891673542764512398456927183972138456183456729"
+)
+BIG_KILLER_GIVENS = {2: 9, 11: 8, 21: 2, 29: 5, 30: 8, 42: 5, 47: 4, 51: 3, 73: 8, 76: 5}
+
+
+def _big_killer() -> Puzzle:
+    values = [int(ch) for ch in BIG_KILLER_GRID]
+    constraints: list[dict[str, object]] = []
+    for letter in sorted(set(BIG_KILLER_MAP)):
+        cells = [i for i, ch in enumerate(BIG_KILLER_MAP) if ch == letter]
+        spec: dict[str, object] = {"kind": "cage", "cells": cells}
+        if letter not in "DEGHJMO":
+            spec["sum"] = sum(values[i] for i in cells)
+        constraints.append(spec)
+    lines = ([0, 10, 20, 30, 40, 50, 60, 70, 80], [8, 16, 24, 32, 40, 48, 56], [45, 55, 65, 75])
+    for line in lines:
+        constraints.append(
+            {"kind": "little-killer", "cells": line, "sum": sum(values[i] for i in line)}
+        )
+    rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": constraints})
+    return Puzzle(rules, tuple(BIG_KILLER_GIVENS.get(i, 0) for i in range(81)))
+
+
+@pytest.fixture(scope="module")
+def big_killer_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("big-killer")
+    cert = certify(_big_killer(), folder)
+    assert "".join(map(str, cert.solution.cells)) == BIG_KILLER_GRID
+    return folder
+
+
+def test_a_killer_with_9_cell_cages_and_cages_without_sums_is_checked(
+    big_killer_certificate: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked by digit sets: no cage's assignments are listed (9! for a 9-cell cage)."""
+    from cpsudoku.evidence import plain
+    from cpsudoku.model.constraints import Cage
+
+    listed = plain.allowed
+
+    def allowed(constraint: object, rules: Rules) -> object:
+        assert not isinstance(constraint, Cage), "a cage's assignments were listed"
+        return listed(constraint, rules)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(plain, "allowed", allowed)
+    report = check_certificate(big_killer_certificate)
+    assert report.ok, report.reasons
+    manifest = json.loads((big_killer_certificate / MANIFEST_FILE).read_text())
+    assert "unsatisfiable core" in manifest["encoding"]["subset"]
+
+
+def _cage_cells(letter: str) -> list[int]:
+    return [i for i, ch in enumerate(BIG_KILLER_MAP) if ch == letter]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # "a 9 somewhere in the 9-cell cage without a sum", one of its cells left out
+        pytest.param(lambda: [[i * 9 + 9 for i in _cage_cells("E")[:-1]]], id="cell-clause"),
+        # "the 2-cell cage of sum 9 (cells 58, 59) holds no 4": it may ({4, 5})
+        pytest.param(lambda: [[-(58 * 9 + 4)]], id="digit-out"),
+        # a selector (729 + 1) that says "the cage P holds a 1, or else a 2": the cage
+        # of sum 9 may hold {3, 6}. Treats both cells alike, so the digit-set path sees it.
+        pytest.param(
+            lambda: [[-730, *(i * 9 + 1 for i in (58, 59))], [730, *(i * 9 + 2 for i in (58, 59))]],
+            id="symmetric-selector",
+        ),
+    ],
+)
+def test_a_wrong_cage_clause_is_refused_by_the_digit_set_check(
+    big_killer_certificate: Path, tmp_path: Path, extra: object
+) -> None:
+    assert callable(extra)
+    added: list[list[int]] = extra()
+    folder = _copy(big_killer_certificate, tmp_path / "c")
+    head, clauses = _body(folder)
+    top = max([729, *(abs(x) for c in clauses for x in c)])
+    shift = {730: top + 1, -730: -(top + 1)}
+    added = [[shift.get(x, x) for x in c] for c in added]
+    head[-1] = " ".join(
+        [*head[-1].split()[:2], str(max(top, *(abs(x) for c in added for x in c))), "0"]
+    )
+    _write_body(folder, head, [*added, *clauses])
+    report = check_certificate(folder)
+    assert not report.ok
+    why = "may rule out a grid" if len(added) > 1 else "is not a clause of the plain encoding"
+    assert why in report.reasons[0], report.reasons
+
+
+CAGE_RULES = [
+    [{"kind": "cage", "cells": [0, 1, 4], "sum": 6}, {"kind": "cage", "cells": [2, 3], "sum": 5}],
+    [{"kind": "cage", "cells": [1, 2, 5, 6]}, {"kind": "cage", "cells": [8, 12], "sum": 4}],
+    [{"kind": "cage", "cells": [5, 6, 9], "sum": 7}, {"kind": "cage", "cells": [10, 11], "sum": 5}],
+    [{"kind": "renban", "cells": [4, 5, 6]}, {"kind": "cage", "cells": [14, 15]}],
+]
+
+
+@pytest.mark.parametrize("constraints", CAGE_RULES, ids=range(len(CAGE_RULES)))
+def test_the_cage_checks_are_sound_against_brute_force_on_4x4(
+    constraints: list[dict[str, object]],
+) -> None:
+    """Each cage clause the encoder writes is accepted; each with a literal dropped or
+    flipped is accepted only when it holds in every grid of the rules (cell clauses),
+    or leaves every grid extendable (selector clauses)."""
+    from itertools import product
+
+    from cpsudoku.encode.cnf import reduced
+    from cpsudoku.evidence.plain import extension_holds, implied_by_constraints
+
+    rules = Rules.from_spec({"size": 4, "box": "2x2", "constraints": constraints})
+    grids = [
+        g for g in _all_grids(rules) if all(c.problem(g, 4) is None for c in rules.constraints)
+    ]
+    assert grids
+    top = 64
+
+    def true(x: int, g: tuple[int, ...], aux: dict[int, bool]) -> bool:
+        v = abs(x)
+        if v > top:
+            return aux[v] == (x > 0)
+        return (g[(v - 1) // 4] == (v - 1) % 4 + 1) == (x > 0)
+
+    def harmless(group: list[tuple[int, ...]]) -> bool:
+        names = sorted({abs(x) for c in group for x in c if abs(x) > top})
+        return all(
+            any(
+                all(any(true(x, g, dict(zip(names, bits, strict=True))) for x in c) for c in group)
+                for bits in product((False, True), repeat=len(names))
+            )
+            for g in grids
+        )
+
+    clauses = reduced(Puzzle(rules, (0,) * 16)).clauses
+    cell_clauses = [c for c in clauses if c and all(abs(x) <= top for x in c)]
+    selectors = [c for c in clauses if any(abs(x) > top for x in c)]
+    constraint_cells = {i for c in rules.constraints for i in c.cells}
+    own = [c for c in cell_clauses if {(abs(x) - 1) // 4 for x in c} <= constraint_cells]
+    refused = 0
+    for clause in own:
+        if not implied_by_constraints(clause, rules):
+            continue  # a unit's clause over cage cells, not the cage's own
+        for k in range(len(clause)):
+            for mutated in (
+                clause[:k] + clause[k + 1 :],
+                (*clause[:k], -clause[k], *clause[k + 1 :]),
+            ):
+                if implied_by_constraints(mutated, rules):
+                    assert all(any(true(x, g, {}) for x in mutated) for g in grids), mutated
+                else:
+                    refused += 1
+    if selectors:
+        assert extension_holds(selectors, rules)
+        for k, clause in enumerate(selectors):
+            for j in range(len(clause)):
+                changed = list(selectors)
+                changed[k] = (*clause[:j], -clause[j], *clause[j + 1 :])
+                if extension_holds(changed, rules):
+                    assert harmless(changed), changed[k]
+                else:
+                    refused += 1
+    assert refused > 0

@@ -409,3 +409,14 @@ def test_cli_rejects_odd_clues_under_symmetry_before_any_work(
     assert "rotational symmetry on a 4x4 grid every clue has a partner" in err
     assert "attempts" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_generation_reports_each_clue_it_tries() -> None:
+    """The progress hook sees every clue of each attempt tried, in order."""
+    seen: list[tuple[int, int, int]] = []
+    item = generate_puzzle("2x2", seed=4, on_step=lambda a, k, n: seen.append((a, k, n)))
+    assert seen
+    assert all(n == 16 for _, _, n in seen)
+    first = [k for a, k, _ in seen if a == 1]
+    assert first == list(range(len(first)))
+    assert item.puzzle == generate_puzzle("2x2", seed=4).puzzle  # the hook changes nothing

@@ -35,12 +35,15 @@ def run_bench(
     time_limit: float,
     give_up: int = 2,
     log: Callable[[str], None] = lambda _: None,
+    on_puzzle: Callable[[str, str, int, int], None] | None = None,
 ) -> BenchRun:
     """Run every engine on every dataset; compare answers; return the measurements.
 
     An engine stops on a dataset after ``give_up`` timeouts (the rest of it is
     ``skipped``, counted as timeouts in PAR-2) and is not run on the later, harder
-    datasets with grids at least as large.
+    datasets with grids at least as large. ``on_puzzle`` is called with (dataset,
+    engine, puzzles done, puzzles in all) as each engine starts a dataset and after
+    each puzzle, for a progress line.
     """
     runners = {spec: make_runner(spec, give_up) for spec in engines}
     run = BenchRun(list(datasets), list(engines), time_limit)
@@ -59,8 +62,14 @@ def run_bench(
                 rows = [
                     Measurement(ds.name, spec, i, p, SKIPPED, 0.0) for i, p in enumerate(puzzles)
                 ]
-            else:
+            elif on_puzzle is None:
                 rows = list(runners[spec](puzzles, time_limit, ds.name))
+            else:
+                on_puzzle(ds.name, spec, 0, len(puzzles))
+                rows = []
+                for m in runners[spec](puzzles, time_limit, ds.name):
+                    rows.append(m)
+                    on_puzzle(ds.name, spec, len(rows), len(puzzles))
             # Given up (timeouts, then the rest skipped), not refused (rules it lacks):
             # only giving up skips the engine on the later datasets.
             if sum(m.status == Status.TIMEOUT.value for m in rows) >= give_up and any(

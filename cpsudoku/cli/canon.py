@@ -19,6 +19,7 @@ from cpsudoku.cli.common import (
     refuse_existing_output,
     refuse_overwrite,
 )
+from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 
@@ -109,7 +110,13 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="threads canonicalising (default 1)"
     )
-    p.add_argument("--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the closing summary as one JSON object (records, kept, duplicates, invalid, "
+        "output, report, seconds): on stdout, or on stderr when OUTPUT is -",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress line and no summary")
 
 
 #: Records with no canonical form that ``dedupe`` names on stderr; the report has all.
@@ -117,8 +124,10 @@ SHOWN_INVALID = 10
 
 
 def _run_dedupe(args: argparse.Namespace) -> int:
+    from collections.abc import Iterator
+
     from cpsudoku.datasets.dedupe import dedupe
-    from cpsudoku.datasets.records import Record, peeked, read_records
+    from cpsudoku.datasets.records import Record, count_records_fast, peeked, read_records
     from cpsudoku.model.rules import as_rules
 
     if args.input != "-":
@@ -139,30 +148,51 @@ def _run_dedupe(args: argparse.Namespace) -> int:
     for path in (args.output, report):
         refuse_existing_output(path, args.force)
     named = 0
+    shown = Progress()
 
     def tell(record: Record, reason: str) -> None:
         """Name the first few records with no canonical form (the report has them all)."""
         nonlocal named
         named += 1
         if not args.quiet and named <= SHOWN_INVALID:
-            print(
+            shown.write(  # above the progress bar, when there is one
                 f"cpsudoku dedupe: record {record.index} has no canonical form, kept in "
-                f"place: {reason}",
-                file=sys.stderr,
+                f"place: {reason}"
             )
 
     # The first record read before any output is opened, as in batch.
     box = as_rules(args.box)
-    records = peeked(read_records(args.input, box=box, tell=None if args.quiet else _tell))
-    summary = dedupe(
-        records,
-        args.output,
-        report,
-        box=box,
-        jobs=args.jobs,
-        on_invalid=tell,
-    )
-    if not args.quiet:
+    interactive = progress_wanted(args)
+    total = count_records_fast(args.input) if interactive and args.input != "-" else None
+    with progress_bar(interactive, total, "record", "dedupe") as bar:
+        shown = bar
+
+        def counted(records: Iterator[Record]) -> Iterator[Record]:
+            for record in records:
+                bar.update()
+                yield record
+
+        records = peeked(read_records(args.input, box=box, tell=None if args.quiet else _tell))
+        summary = dedupe(
+            counted(records),
+            args.output,
+            report,
+            box=box,
+            jobs=args.jobs,
+            on_invalid=tell,
+        )
+    if args.json:
+        record = {
+            "records": summary.records,
+            "kept": summary.kept,
+            "duplicates": summary.duplicates,
+            "invalid": summary.invalid,
+            "output": args.output,
+            "report": report,
+            "seconds": round(summary.seconds, 6),
+        }
+        print(json.dumps(record), file=sys.stderr if args.output == "-" else sys.stdout)
+    elif not args.quiet:
         if named > SHOWN_INVALID:
             where = f"; {report} lists them all" if report else ""
             print(

@@ -2,9 +2,12 @@
 
 ``certify`` exits 0 when the certificate is written and its proof accepted, 1 when the
 puzzle has none (not unique, or unsolvable: the reason is printed, with the two
-witnesses of a ``multiple`` one), 2 for invalid input. ``check-certificate`` exits 0
-when every check passes, 1 otherwise, each reason printed. ``candidates`` exits 0 when
-the puzzle has a solution, 1 when it has none.
+witnesses of a ``multiple`` one), 2 for invalid input, 3 when ``--time-limit`` ran
+out. ``check-certificate`` exits 0 when every check passes, 1 otherwise, each reason
+printed. ``candidates`` exits 0 when the puzzle has a solution, 1 when it has none, 3
+when ``--time-limit`` ran out first (the candidates found by then are printed). Each
+shows what it is doing on a progress line while stderr is a terminal (not with
+``--quiet``).
 """
 
 from __future__ import annotations
@@ -12,23 +15,51 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from cpsudoku.cli.common import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     Command,
+    add_backend_options,
     add_box_options,
+    backend_spec,
+    check_time_limit_option,
     puzzle_arg,
 )
+from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
 from cpsudoku.model.constraints import cell_name
 from cpsudoku.model.result import Status
+
+
+def _add_run_options(p: argparse.ArgumentParser, engine_help: str) -> None:
+    """``--backend``/``--sat-solver``, ``--time-limit`` and ``--quiet``."""
+    add_backend_options(p)
+    p.add_argument("--time-limit", type=float, metavar="S", help=engine_help)
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _stepper(bar: Progress) -> Callable[[str, int, int], None]:
+    """A progress callback of the evidence functions that shows its step on ``bar``."""
+
+    def step(stage: str, done: int, total: int) -> None:
+        bar.stage(stage, done, total or None)
+
+    return step
 
 
 def _configure_certify(p: argparse.ArgumentParser) -> None:
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="certificate folder")
     add_box_options(p)
+    _add_run_options(
+        p,
+        "seconds for the whole; the solve and the core search stop at it (exit 3), no "
+        "later step starts past it (the proof's CaDiCaL and the check, once started, "
+        "cannot be stopped)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -36,12 +67,26 @@ def _run_certify(args: argparse.Namespace) -> int:
     from cpsudoku.evidence.certificate import CertificateError, certify
     from cpsudoku.model.forms import parse
 
+    check_time_limit_option(args.time_limit)
+    spec = backend_spec(args)
     puzzle = parse(puzzle_arg(args), args.box, check=False)
     try:
-        cert = certify(puzzle, args.output)
+        with progress_bar(progress_wanted(args), None, "step", "certify") as bar:
+            cert = certify(
+                puzzle,
+                args.output,
+                backend=spec,
+                time_limit=args.time_limit,
+                on_step=_stepper(bar),
+            )
     except CertificateError as exc:
         result = exc.result
-        code = EXIT_INVALID if result is None or result.status is Status.INVALID else 1
+        if result is None or result.status is Status.INVALID:
+            code = EXIT_INVALID
+        elif result.status is Status.TIMEOUT:
+            code = EXIT_TIMEOUT
+        else:
+            code = 1
         if args.json:
             record = {"certified": False, "reason": exc.reason}
             if result is not None:
@@ -60,6 +105,7 @@ def _run_certify(args: argparse.Namespace) -> int:
                     "solution": str(cert.solution),
                     "proof_bytes": len(cert.proof),
                     "verdict": cert.verdict,
+                    "backend": spec,
                     "seconds": round(seconds, 6),
                 }
             )
@@ -76,14 +122,21 @@ def _run_certify(args: argparse.Namespace) -> int:
 
 
 def _configure_check(p: argparse.ArgumentParser) -> None:
-    p.add_argument("directory", metavar="DIR", help="a folder written by cpsudoku certify")
+    p.add_argument(
+        "directory",
+        metavar="DIR",
+        help="a folder written by cpsudoku certify, or ARCHIVE.zip/INDEX as a batch's "
+        "certificate column names it",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
 def _run_check(args: argparse.Namespace) -> int:
     from cpsudoku.evidence.check import check_certificate
 
-    report = check_certificate(args.directory)
+    with progress_bar(progress_wanted(args), None, "clause", "check") as bar:
+        report = check_certificate(args.directory, on_step=_stepper(bar))
     if args.json:
         print(json.dumps({"ok": report.ok, "passed": report.passed, "reasons": report.reasons}))
     else:
@@ -102,6 +155,11 @@ def _run_check(args: argparse.Namespace) -> int:
 def _configure_candidates(p: argparse.ArgumentParser) -> None:
     p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
     add_box_options(p)
+    _add_run_options(
+        p,
+        "seconds for the whole; when they run out the candidates found so far are "
+        "printed (each a true one, not necessarily all) and the exit code is 3",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -109,8 +167,16 @@ def _run_candidates(args: argparse.Namespace) -> int:
     from cpsudoku.evidence.candidates import true_candidates
     from cpsudoku.model.forms import parse
 
-    found = true_candidates(parse(puzzle_arg(args), args.box, check=False))
+    check_time_limit_option(args.time_limit)
+    spec = backend_spec(args)
+    puzzle = parse(puzzle_arg(args), args.box, check=False)
+    with progress_bar(progress_wanted(args), None, "call", "candidates") as bar:
+        bar.stage(f"candidates ({spec})")
+        found = true_candidates(puzzle, backend=spec, time_limit=args.time_limit)
     n = found.puzzle.n
+    code = EXIT_OK if found.solvable else EXIT_UNSOLVABLE
+    if not found.complete:
+        code = EXIT_TIMEOUT
     if args.json:
         print(
             json.dumps(
@@ -118,18 +184,32 @@ def _run_candidates(args: argparse.Namespace) -> int:
                     "candidates": [list(found.values(i)) for i in range(len(found.masks))],
                     "unique": found.unique,
                     "solvable": found.solvable,
+                    "complete": found.complete,
                     "ambiguous": [cell_name(i, n) for i in found.ambiguous],
+                    "backend": found.backend,
                     "calls": found.calls,
                     "seconds": round(found.seconds, 6),
                 }
             )
         )
-        return EXIT_OK if found.solvable else EXIT_UNSOLVABLE
-    if not found.solvable:
+        return code
+    if not found.complete:
+        print(
+            f"cpsudoku candidates: the time limit of {args.time_limit:g} s ran out after "
+            f"{found.calls} call{'s' * (found.calls != 1)}: the candidates shown are true "
+            "ones, not necessarily all",
+            file=sys.stderr,
+        )
+        if not found.solvable:
+            return code
+    elif not found.solvable:
         print(f"no solution: no cell has a true candidate ({found.seconds * 1000:.1f} ms)")
         return EXIT_UNSOLVABLE
     print(found.pencilmarks())
     print()
+    if not found.complete:
+        print(f"incomplete ({found.calls} calls, {found.seconds * 1000:.1f} ms)")
+        return code
     if found.unique:
         print("unique: one true candidate per cell", end="")
     else:
@@ -138,7 +218,8 @@ def _run_candidates(args: argparse.Namespace) -> int:
             f"not unique: {len(found.ambiguous)} cells with several true candidates: {cells}",
             end="",
         )
-    print(f" ({found.calls} SAT calls, {found.seconds * 1000:.1f} ms)")
+    calls = "SAT calls" if found.backend.split(":")[0] == "sat" else f"{found.backend} solves"
+    print(f" ({found.calls} {calls}, {found.seconds * 1000:.1f} ms)")
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from cpsudoku.cli.common import (
     puzzle_arg,
     refuse_existing_output,
 )
+from cpsudoku.cli.progress import progress_bar, progress_wanted
 from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
@@ -71,37 +72,74 @@ def _configure_generate(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"grids to try per puzzle for --clues/--difficulty (default {DEFAULT_ATTEMPTS})",
     )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the closing summary as one JSON object (puzzles, output, box, seed, "
+        "checks, seconds): on stdout when the puzzles go to a file, on stderr when "
+        "they go to stdout",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress line and no summary")
 
 
 def _run_generate(args: argparse.Namespace) -> int:
     import random
     import time
+    from collections.abc import Iterator
 
-    from cpsudoku.generate import generate_puzzles, write_dataset
+    from cpsudoku.generate import GeneratedPuzzle, generate_puzzles, write_dataset
 
     if args.count < 1:
         raise UsageError(f"--count must be at least 1, got {args.count}")
     refuse_existing_output(args.output, args.force)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     start = time.perf_counter()
-    items = generate_puzzles(
-        args.count,
-        args.box,
-        clues=args.clues,
-        symmetry=args.symmetry,
-        difficulty=args.difficulty,
-        seed=seed,
-        backend=args.backend,
-        max_attempts=args.attempts,
-    )
     output = None if args.output == "-" else args.output  # - is stdout, as in batch
-    written = write_dataset(items, output)
-    where = f" to {output}" if output else ""
-    print(
-        f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
-        f"(box {args.box}, seed {seed}) in {time.perf_counter() - start:.2f} s",
-        file=sys.stderr,
-    )
+    checks = 0
+    with progress_bar(progress_wanted(args), args.count, "puzzle", "generate") as bar:
+
+        def step(attempt: int, tried: int, total: int) -> None:
+            again = f", attempt {attempt}" if attempt > 1 else ""
+            bar.note(f"clue {tried}/{total}{again}")
+
+        items = generate_puzzles(
+            args.count,
+            args.box,
+            clues=args.clues,
+            symmetry=args.symmetry,
+            difficulty=args.difficulty,
+            seed=seed,
+            backend=args.backend,
+            max_attempts=args.attempts,
+            on_step=step if bar.bar is not None else None,
+        )
+
+        def counted(made: Iterator[GeneratedPuzzle]) -> Iterator[GeneratedPuzzle]:
+            nonlocal checks
+            for item in made:
+                checks += item.checks
+                bar.update()
+                yield item
+
+        written = write_dataset(counted(items), output)
+    seconds = time.perf_counter() - start
+    if args.json:
+        summary = {
+            "puzzles": written,
+            "output": output,
+            "box": args.box,
+            "seed": seed,
+            "checks": checks,
+            "seconds": round(seconds, 6),
+        }
+        print(json.dumps(summary), file=sys.stderr if output is None else sys.stdout)
+    elif not args.quiet:
+        where = f" to {output}" if output else ""
+        print(
+            f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
+            f"(box {args.box}, seed {seed}) in {seconds:.2f} s",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 

@@ -47,8 +47,10 @@ from cpsudoku.evidence.files import (
     PROOF_FILE,
     SOLUTION_FILE,
     Clause,
+    Step,
     check_proof,
     exclusion_clause,
+    no_step,
     sha256,
 )
 from cpsudoku.evidence.meanings import LayeredClauses, MeaningError, read_meanings
@@ -87,11 +89,13 @@ class CheckReport:
         return self
 
 
-def check_certificate(directory: str | Path) -> CheckReport:
+def check_certificate(directory: str | Path, on_step: Step = no_step) -> CheckReport:
     """Check the certificate in ``directory``; never raises for a bad certificate.
 
     ``directory`` is a folder written by :func:`~cpsudoku.evidence.certify`, or a
     batch's ``ARCHIVE.zip/INDEX`` (the ``certificate`` column under ``--certify DIR``).
+    ``on_step`` is called as each check starts, and during the CNF's check with the
+    clauses done and in all (every 256), for a progress line.
 
     >>> import tempfile
     >>> from cpsudoku.evidence import certify
@@ -102,6 +106,7 @@ def check_certificate(directory: str | Path) -> CheckReport:
     """
     report = CheckReport()
     folder = Path(directory)
+    on_step("reading the files", 0, 0)
     manifest, data = _read(folder, report)
     if manifest is None:
         return report
@@ -109,18 +114,20 @@ def check_certificate(directory: str | Path) -> CheckReport:
     if puzzle is None:
         return report
     report.puzzle = puzzle
+    on_step("checking the solution", 0, 0)
     solution = _solution(puzzle, data[SOLUTION_FILE], report)
     if solution is None:
         return report
     clauses = _clauses(data[CNF_FILE], report)
     if clauses is None:
         return report
-    if not _against_plain(clauses, puzzle, solution, report, manifest.get("auxiliary")):
+    if not _against_plain(clauses, puzzle, solution, report, manifest.get("auxiliary"), on_step):
         return report
     try:
         proof = data[PROOF_FILE].decode("ascii")
     except UnicodeDecodeError:
         return report.fail("the proof is not ASCII text")
+    on_step(f"checking the proof ({proof.count(chr(10)):,} lines)", 0, 0)
     ok, verdict, _trivial = check_proof(clauses, proof)
     if not ok:
         return report.fail(f"the proof is rejected by dratify: {verdict}")
@@ -240,6 +247,7 @@ def _against_plain(
     solution: Puzzle,
     report: CheckReport,
     auxiliary: object = None,
+    on_step: Step = no_step,
 ) -> bool:
     """True when every clause is implied by the rules, the givens and the exclusion.
 
@@ -258,6 +266,8 @@ def _against_plain(
     aux: list[Clause] = []
     meant = 0
     for k, c in enumerate(clauses, 1):
+        if not k & 255:
+            on_step("checking the CNF against the plain encoding", k, len(clauses))
         if frozenset(c) in allowed:
             continue
         extra = [v for x in c if (v := abs(x)) > top]

@@ -18,14 +18,25 @@ encoder's) whether an assignment that falsifies the clause can still keep the ru
 Sums whose digits may repeat and sandwiches are never enumerated whole here (a chain
 of 9 cells has up to 9**9 assignments): their clauses are checked under declared
 meanings (:mod:`cpsudoku.evidence.meanings`).
+
+A killer cage (or a renban, a cage of runs) is a rule on the *set* of its digits, so
+its clauses are checked by digit sets, never by listing the cage's assignments (a
+9-cell cage has 9! = 362,880 of them): the sets the cage takes are found by the
+verifier's own check of the cage (:func:`cage_sets`), a clause over the cage's cells
+is implied when no set can be placed in the cells, each cell on a value the clause
+lets it falsify (a bipartite matching per set), and a cage's selector clauses, which
+treat every cell of the cage alike, are shown extendable for one placement of each
+set (:func:`extension_holds`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
+from itertools import combinations
+from math import comb
 
-from cpsudoku.model.constraints import Constraint
+from cpsudoku.model.constraints import Cage, Constraint
 from cpsudoku.model.primitives import Automaton, Count, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -96,7 +107,10 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
     small constraint (up to :data:`SMALL` cells, a cage) that holds all of them, that
     can still keep the rules: no value twice in a unit, and each constraint's
     ``possible`` on the grid holding just those cells. The clause is implied when there
-    are none. False (not shown) when a literal is no cell literal or the search passes
+    are none. A cage holding the clause's cells is searched by its digit sets
+    (:func:`cage_falsifiable`), and a clause of one or two cells is first searched
+    over those cells alone (cheap, and enough for the pair rules' clauses). False
+    (not shown) when a literal is no cell literal or the search passes
     :data:`MAX_ASSIGNMENTS` leaves.
     """
     n = rules.n
@@ -114,18 +128,107 @@ def implied_by_constraints(clause: Clause, rules: Rules) -> bool:
         else:
             banned.setdefault(cell, set()).add(d + 1)
     own = set(fixed) | set(banned)
-    for c in rules.constraints:
-        small = enumerable(c, n) and own <= set(c.cells)
-        if small and not _falsifiable(c, rules, fixed, banned):
-            return True
     options = {}
     for cell in own:
         if cell in fixed:
             options[cell] = [fixed[cell]] if fixed[cell] not in banned.get(cell, ()) else []
         else:
             options[cell] = [d for d in range(1, n + 1) if d not in banned.get(cell, ())]
+    masks = {cell: sum(1 << (d - 1) for d in values) for cell, values in options.items()}
+    for c in rules.constraints:
+        if isinstance(c, Cage) and own <= set(c.cells) and not cage_falsifiable(c, n, masks):
+            return True
+    searched = len(own) <= 2
+    if searched and _search(sorted(own), options, rules, lambda grid: True) is False:
+        return True
+    for c in rules.constraints:
+        small = enumerable(c, n) and not isinstance(c, Cage) and own <= set(c.cells)
+        if small and not _falsifiable(c, rules, fixed, banned):
+            return True
+    if searched:
+        return False
     found = _search(sorted(own), options, rules, lambda grid: True)
     return found is False
+
+
+def cage_falsifiable(cage: Cage, n: int, masks: dict[int, int]) -> bool:
+    """True when the cage's cells can hold one of its digit sets, each within its mask.
+
+    ``masks`` gives some of the cage's cells the values (bit ``d-1`` for ``d``) they
+    may take (a clause's falsifying values); the others may take any. A cage's cells
+    hold different digits forming one of :func:`cage_sets`, in any order, so there is
+    such an assignment exactly when, for some set, every cell can be matched to its
+    own digit of the set.
+    """
+    full = (1 << n) - 1
+    allowed = [masks.get(i, full) for i in cage.cells]
+    sets = cage_sets(cage, n)
+    if sets is None:
+        return has_matching(allowed, full)
+    return any(has_matching(allowed, s) for s in sets)
+
+
+@lru_cache(maxsize=1024)
+def cage_sets(cage: Cage, n: int) -> tuple[int, ...] | None:
+    """The digit sets a cage's cells may hold, as bit masks; None when any will do.
+
+    Found from the cage itself, not from the encoder: digits are tried in increasing
+    order, the first cells taking them, each partial set pruned by the cage's
+    ``possible`` and each whole one kept when the verifier's ``problem`` finds nothing
+    wrong with it (a cage is a rule on its set of digits, so one order stands for
+    every order). A cage that does not restrict its digits (no sum), or one with more
+    than :data:`MAX_ASSIGNMENTS` sets, gives None: any different digits, a
+    relaxation, so a clause may then fail to be shown, never be shown wrongly.
+    """
+    if not cage.restricts:
+        return None
+    cells = cage.cells
+    grid = [0] * (n * n)
+    out: list[int] = []
+
+    def go(k: int, low: int, mask: int) -> bool:
+        if k == len(cells):
+            if cage.problem(grid, n) is None:
+                out.append(mask)
+            return len(out) <= MAX_ASSIGNMENTS
+        for d in range(low, n - (len(cells) - k) + 2):
+            grid[cells[k]] = d
+            if cage.possible(grid, n) and not go(k + 1, d + 1, mask | 1 << (d - 1)):
+                return False
+        grid[cells[k]] = 0
+        return True
+
+    return tuple(out) if go(0, 1, 0) else None
+
+
+def has_matching(allowed: Sequence[int], pool: int) -> bool:
+    """True when each position can take a digit of ``pool`` of its own (bit masks).
+
+    ``allowed[i]`` is position i's digits as a mask; ``pool`` holds at least as many
+    digits as there are positions (exactly as many: every digit is used). Kuhn's
+    augmenting paths; at most 35 positions.
+    """
+    masks = [a & pool for a in allowed]
+    if any(not m for m in masks):
+        return False
+    if all(m == pool for m in masks):
+        return pool.bit_count() >= len(masks)
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        m = masks[i]
+        while m:
+            bit = m & -m
+            m ^= bit
+            if bit in seen:
+                continue
+            seen.add(bit)
+            if bit not in owner or place(owner[bit], seen):
+                owner[bit] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(masks)))
 
 
 def _falsifiable(
@@ -285,15 +388,36 @@ def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
     are shown harmless when every assignment of their cells' values that can keep the
     rules (searched cell by cell, pruned by the rules) leaves the clauses satisfiable
     by some values of the auxiliary variables. Adding such clauses to a formula keeps
-    every one of its grids. False (not shown) past :data:`MAX_ASSIGNMENTS` leaves, or
-    at once when the cells lie in no :func:`enumerable` constraint and n to the power
-    of their number passes it: auxiliary variables over a long chain with no declared
+    every one of its grids. When the cells are a cage's and the clauses treat all of
+    its cells alike (:func:`_symmetric`: swapping two cells maps the clauses onto
+    themselves), one placement of each of the cage's digit sets stands for every
+    assignment of it. False (not shown) past :data:`MAX_ASSIGNMENTS` leaves, or at
+    once when the cells lie in no :func:`enumerable` constraint and n to the power of
+    their number passes it: auxiliary variables over a long chain with no declared
     meaning are refused fast, not after a search that would all but surely use up
     the budget (no encoder writes such clauses without meanings).
     """
     n = rules.n
     top = n * rules.cells
     cells = sorted({(abs(x) - 1) // n for c in clauses for x in c if abs(x) <= top})
+    for c in rules.constraints:
+        if isinstance(c, Cage) and set(cells) <= set(c.cells) and _symmetric(clauses, c, n, top):
+            sets = cage_sets(c, n)
+            if sets is None:
+                if comb(n, len(c.cells)) > MAX_ASSIGNMENTS:
+                    continue
+                sets = tuple(
+                    sum(1 << (d - 1) for d in s)
+                    for s in combinations(range(1, n + 1), len(c.cells))
+                )
+            grid = [0] * rules.cells
+            for mask in sets:
+                digits = [d for d in range(1, n + 1) if mask >> (d - 1) & 1]
+                for cell, v in zip(c.cells, digits, strict=True):
+                    grid[cell] = v
+                if not _aux_satisfiable(clauses, grid, n, top):
+                    return False
+            return True
     for c in rules.constraints:
         if enumerable(c, n) and set(cells) <= set(c.cells):
             grid = [0] * rules.cells
@@ -310,6 +434,33 @@ def extension_holds(clauses: Sequence[Clause], rules: Rules) -> bool:
     options = {cell: list(range(1, n + 1)) for cell in cells}
     found = _search(cells, options, rules, lambda grid: not _aux_satisfiable(clauses, grid, n, top))
     return found is False
+
+
+def _symmetric(clauses: Sequence[Clause], cage: Cage, n: int, top: int) -> bool:
+    """True when every permutation of the cage's cells maps ``clauses`` onto themselves.
+
+    A cell literal of cell ``i`` moves to the same value of the cell ``i`` is sent to;
+    auxiliary variables stay. Checked for the swaps of the first cell with each other
+    one, which generate every permutation. Then an assignment of the cage and any
+    reordering of it leave the clauses equally satisfiable.
+    """
+    every = {frozenset(c) for c in clauses}
+    cells = cage.cells
+    for other in cells[1:]:
+        swap = {cells[0]: other, other: cells[0]}
+        if any(frozenset(_moved(x, swap, n, top) for x in c) not in every for c in every):
+            return False
+    return True
+
+
+def _moved(lit: int, swap: dict[int, int], n: int, top: int) -> int:
+    """``lit`` with its cell sent where ``swap`` says (auxiliary variables stay)."""
+    v = abs(lit)
+    if v > top:
+        return lit
+    cell, d = divmod(v - 1, n)
+    w = swap.get(cell, cell) * n + d + 1
+    return w if lit > 0 else -w
 
 
 def _aux_satisfiable(clauses: Sequence[Clause], grid: Sequence[int], n: int, top: int) -> bool:

@@ -15,9 +15,10 @@ grade matches, within a bounded number of attempts.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 
 from cpsudoku.engines import Backend, get_backend, uniqueness_checker
 from cpsudoku.generate.grids import grid_shape, random_grid, random_source
@@ -152,11 +153,17 @@ class _Remover:
         solution: tuple[int, ...],
         order: list[tuple[int, ...]],
         clues: int | None,
+        on_step: Callable[[int, int], None] | None = None,
     ) -> list[int]:
-        """Empty the orbits of ``order`` that keep the puzzle unique, down to ``clues``."""
+        """Empty the orbits of ``order`` that keep the puzzle unique, down to ``clues``.
+
+        ``on_step`` is called before each orbit with (orbits tried, orbits in all).
+        """
         cells = list(solution)
         givens = len(cells)
-        for orbit in order:
+        for tried, orbit in enumerate(order):
+            if on_step is not None:
+                on_step(tried, len(order))
             if clues is not None and givens - len(orbit) < clues:
                 continue
             for i in orbit:
@@ -218,6 +225,7 @@ def generate_puzzle(
     rng: random.Random | None = None,
     backend: str | Backend | None = None,
     max_attempts: int = DEFAULT_ATTEMPTS,
+    on_step: Callable[[int, int, int], None] | None = None,
 ) -> GeneratedPuzzle:
     """One puzzle with exactly one solution.
 
@@ -233,6 +241,8 @@ def generate_puzzle(
         backend: uniqueness checker, a spec or a Backend (default:
             :func:`cpsudoku.engines.uniqueness_checker`).
         max_attempts: grids to try before a clue or difficulty target is given up.
+        on_step: called before each clue (or symmetric pair) is tried for removal,
+            with (attempt, clues tried, clues in all), for a progress line.
 
     Raises:
         GenerationError: the clue count or difficulty was not reached in time.
@@ -250,7 +260,10 @@ def generate_puzzle(
         solution = random_grid(g, random_)
         order = cell_orbits.copy()
         random_.shuffle(order)
-        cells = remover.remove(solution.cells, order, clues)
+        step = None
+        if on_step is not None:
+            step = partial(on_step, attempt)
+        cells = remover.remove(solution.cells, order, clues, step)
         givens = sum(1 for v in cells if v)
         closest = min(closest, givens)
         if clues is not None and givens != clues:
@@ -285,10 +298,12 @@ def generate_puzzles(
     seed: int | None = None,
     backend: str | Backend | None = None,
     max_attempts: int = DEFAULT_ATTEMPTS,
+    on_step: Callable[[int, int, int], None] | None = None,
 ) -> Iterator[GeneratedPuzzle]:
     """``count`` puzzles, lazily; the same seed gives the same sequence.
 
-    Takes the arguments of :func:`generate_puzzle`; one random generator seeded with
+    Takes the arguments of :func:`generate_puzzle` (``on_step`` is called for each
+    puzzle in turn); one random generator seeded with
     ``seed`` drives the whole sequence. Arguments are checked at the call (a
     ValueError for an impossible target), the puzzles are made as they are asked for.
 
@@ -314,6 +329,7 @@ def generate_puzzles(
                 rng=random_,
                 backend=engine,
                 max_attempts=max_attempts,
+                on_step=on_step,
             )
 
     return puzzles()

@@ -75,7 +75,13 @@ class Constraint:
         return self
 
     def possible(self, values: Sequence[int], n: int) -> bool:
-        """False when a partial grid (0 = empty) can no longer keep this rule."""
+        """False when a partial grid (0 = empty) can no longer keep this rule.
+
+        What the certificate checker prunes its enumerations with. A kind may write its
+        own from the rule's statement (the kinds of the first release do, so the
+        checker is independent of their compilation); by default it asks the rule's
+        primitives, which the brute-force tests hold to :meth:`problem`.
+        """
         return all(p.possible(values, n) for p in self.compile(n))
 
     def where(self, n: int) -> str:

@@ -107,6 +107,18 @@ class Cage(Constraint):
             return f"{where} adds up to {sum(digits)}, not {self.total}"
         return None
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Placed digits differ, and the open cells can still make up the sum."""
+        placed = [values[i] for i in self.cells if values[i]]
+        if len(set(placed)) != len(placed):
+            return False
+        if self.total is None:
+            return True
+        free = sorted(set(range(1, n + 1)) - set(placed))
+        left = len(self.cells) - len(placed)
+        need = self.total - sum(placed)
+        return sum(free[:left]) <= need <= sum(free[len(free) - left :])
+
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """Different digits (:class:`Distinct`), or one of the sets making the sum."""
         if not self.restricts:

@@ -45,6 +45,10 @@ class CellValues(Constraint):
                 return f"{cell_name(i, n)} holds {values[i]}: {self.kind} says otherwise"
         return None
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """No filled listed cell holds a value it may not."""
+        return all(not values[i] or mask >> (values[i] - 1) & 1 for i, mask in self.masks())
+
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The allowed values of each listed cell."""
         return (Allowed(self.cells, tuple(self.allowed(k) for k in range(len(self.cells)))),)

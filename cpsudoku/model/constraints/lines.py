@@ -118,6 +118,13 @@ class Renban(Cage):
             return f"{where} holds {sorted(digits)}, not a run"
         return None
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Placed digits differ and still fit in a run of the line's length."""
+        placed = [values[i] for i in self.cells if values[i]]
+        if len(set(placed)) != len(placed):
+            return False
+        return not placed or max(placed) - min(placed) <= len(self.cells) - 1
+
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The runs of its length, as digit sets."""
         return (DigitSets(self.cells, set_masks(tuple(self.combinations(n)))),)

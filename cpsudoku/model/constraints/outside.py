@@ -111,6 +111,21 @@ class Sandwich(LineClue):
             return f"{where} holds {got} between 1 and {n}, not {self.total}"
         return None
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Once the 1 and the n stand, the cells between can still make the sum."""
+        line = [values[i] for i in self.cells]
+        if 1 not in line or n not in line:
+            return True
+        a, b = sorted((line.index(1), line.index(n)))
+        between = line[a + 1 : b]
+        placed = [v for v in between if v]
+        free = sorted(set(range(2, n)) - set(placed))
+        left = len(between) - len(placed)
+        need = self.total - sum(placed)
+        if left > len(free):
+            return False
+        return sum(free[:left]) <= need <= sum(free[len(free) - left :])
+
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """An automaton: before the first end, between the ends (summing), after."""
         return (_sandwich(self.cells, n, self.total),)

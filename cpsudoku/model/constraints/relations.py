@@ -74,6 +74,13 @@ class PairRule(Constraint):
         pairs = tuple(self.pairs)
         return (Relation(pairs, self.table(n)),) if pairs else ()
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """No two filled related cells clash."""
+        return all(
+            not (values[i] and values[j] and self.clash(values[i], values[j]))
+            for i, j in self.pairs
+        )
+
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """The first related pair whose values clash."""
         for i, j in self.pairs:

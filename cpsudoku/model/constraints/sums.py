@@ -50,6 +50,18 @@ class LinearSum(Constraint):
             return f"{self.where(n)} makes {got}, not {self.target}"
         return None
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """The open cells can still bring the sum to the target."""
+        low = high = 0
+        for i, w in self.terms:
+            v = values[i]
+            if v:
+                low, high = low + w * v, high + w * v
+            else:
+                low += w if w > 0 else w * n
+                high += w * n if w > 0 else w
+        return low <= self.target <= high
+
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The weighted sum."""
         return (Sum(self.terms, (self.target,)),)
