@@ -68,7 +68,7 @@ from cpsudoku.encode.cpsat import (
 )
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
 from cpsudoku.model.errors import SolverError, UnknownBackendError
-from cpsudoku.model.primitives import DigitSets, Sum
+from cpsudoku.model.primitives import Choice, DigitSets, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -116,6 +116,11 @@ SUMS: Mapping[str, int] = {"linearization_level": 1}
 #: Rule sets met more than once whose models a backend keeps, and rule sets met once
 #: that it remembers (a killer dataset has rules per puzzle).
 KEPT_MODELS = 64
+
+
+def _has_choice(rules: Rules) -> bool:
+    """True when the rules hold a choice (an ``or`` of rules)."""
+    return bool(rules.constraints) and any(isinstance(p, Choice) for p in rules.primitives)
 
 
 def _linear(rules: Rules, kind: ModelKind) -> bool:
@@ -255,14 +260,18 @@ class CpSatBackend(Backend):
         # An enumeration fixes assumptions at the root, and setting them is one call;
         # a plain solve keeps them as decisions, 5-10x slower on hard 25x25 grids (and
         # with ``parallel``, assumptions would force one worker).
-        enumerating = self.counting == "callback" and limit > 1
+        # A choice's branch literals (and what its idle branches hold) are not fixed by
+        # the cells: an enumeration would list each grid many times over, so such
+        # rules count by excluding each grid found instead.
+        counting = "exclude" if _has_choice(puzzle.rules) else self.counting
+        enumerating = counting == "callback" and limit > 1
         assume = kind == "boolean" and enumerating and not self.parallel
         if assume:
             proto.assumptions.extend(given_literals(puzzle))
         else:
             set_domains(proto, given_domains(puzzle, kind))
         try:
-            if self.counting == "callback" or limit == 1:
+            if counting == "callback" or limit == 1:
                 return self._callback_search(proto, puzzle, limit, time_limit, kind)
             return self._exclude_search(proto, puzzle, limit, time_limit, kind)
         finally:
