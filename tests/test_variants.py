@@ -7,7 +7,6 @@ import csv
 import json
 from pathlib import Path
 
-import lzstring
 import pytest
 from conftest import DATA
 
@@ -17,7 +16,6 @@ from cpsudoku.engines import create_backend, native_built
 from cpsudoku.generate.variants import FAMILIES, generate_variant
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.exchange import from_exchange, to_exchange
-from cpsudoku.model.fpuzzles import from_fpuzzles
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.verify import solution_problems
 
@@ -63,103 +61,6 @@ def test_generated_puzzles_are_unique_minimal_and_reproducible(family: str) -> N
             cells = list(made.puzzle.cells)
             cells[i] = 0
             assert engine.count(Puzzle(made.puzzle.rules, tuple(cells)), limit=2).count == 2
-
-
-# ---------------------------------------------------------------------------- f-puzzles
-
-
-def _fpuzzles(size: int = 9, **rules: object) -> dict[str, object]:
-    grid: list[list[dict[str, object]]] = [[{} for _ in range(size)] for _ in range(size)]
-    grid[0][0] = {"value": 1, "given": True}
-    grid[8][8] = {"value": 5, "given": False}  # a solver's entry, not a given
-    return {"size": size, "grid": grid, "title": "t", "author": "a", **rules}
-
-
-def test_an_fpuzzles_object_maps_every_rule_key() -> None:
-    puzzle = from_fpuzzles(
-        _fpuzzles(
-            killercage=[{"cells": ["R1C2", "R1C3"], "value": "10"}, {"cells": ["R9C1"]}],
-            littlekillersum=[{"cell": "R0C0", "direction": "DR", "value": "45"}],
-            sandwichsum=[{"cell": "R0C5", "value": "20"}, {"cell": "R4C0", "value": "0"}],
-            arrow=[{"cells": ["R5C5"], "lines": [["R5C5", "R5C6", "R5C7"]]}],
-            thermometer=[{"lines": [["R2C2", "R3C2", "R4C2"]]}],
-            whispers=[{"lines": [["R6C1", "R6C2"]]}],
-            renban=[{"lines": [["R7C1", "R7C2", "R7C3"]]}],
-            palindrome=[{"lines": [["R8C1", "R8C2", "R8C3"]]}],
-            difference=[{"cells": ["R2C8", "R2C9"]}],
-            ratio=[{"cells": ["R3C8", "R3C9"]}],
-            xv=[{"cells": ["R4C8", "R4C9"], "value": "X"}],
-            negative=["ratio", "xv"],
-            even=[{"cell": "R9C9"}],
-            odd=[{"cell": "R9C8"}],
-            extraregion=[{"cells": ["R1C9", "R2C9", "R3C9"]}],
-            antiknight=True,
-            nonconsecutive=False,
-            **{"diagonal+": True, "disjointgroups": False},
-        )
-    )
-    spec = puzzle.rules.spec()
-    kinds = [c["kind"] for c in spec["constraints"]]
-    assert kinds.count("cage") == 2
-    assert kinds.count("negative") == 3
-    assert {"little-killer", "sandwich", "arrow", "thermometer", "whisper", "renban"} <= set(kinds)
-    assert {"palindrome", "kropki-white", "kropki-black", "x", "even", "odd"} <= set(kinds)
-    assert "anti-knight" in kinds
-    assert "non-consecutive" not in kinds
-    little = next(c for c in spec["constraints"] if c["kind"] == "little-killer")
-    assert little["cells"] == [i * 9 + i for i in range(9)]  # from R0C0 down-right: r1c1..r9c9
-    sandwiches = [c for c in spec["constraints"] if c["kind"] == "sandwich"]
-    assert {"kind": "sandwich", "column": 5, "sum": 20} in sandwiches
-    assert {"kind": "sandwich", "row": 4, "sum": 0} in sandwiches
-    assert [r["kind"] for r in spec["extra"]] == ["anti-diagonal", "region"]
-    assert puzzle.cells[0] == 1
-    assert puzzle.cells[80] == 0
-
-
-def test_fpuzzles_irregular_regions_make_a_jigsaw() -> None:
-    row = next(r for r in SAMPLE if r["family"] == "jigsaw")
-    regions = row["rules"]["regions"]
-    obj = _fpuzzles()
-    for k, region in enumerate(regions):
-        for i in region:
-            obj["grid"][i // 9][i % 9]["region"] = k  # type: ignore[index]
-    assert from_fpuzzles(obj).rules.regions == tuple(tuple(r) for r in regions)
-
-
-def test_an_fpuzzles_share_link_is_read(tmp_path: Path) -> None:
-    obj = _fpuzzles(killercage=[{"cells": ["R1C1", "R2C1"], "value": "9"}])
-    link = "https://f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(json.dumps(obj))
-    puzzle = parse(link)
-    assert puzzle.rules.spec()["constraints"] == [{"kind": "cage", "cells": [0, 9], "sum": 9}]
-    # A link as f-puzzles writes it (two killer cages, no givens).
-    real = (
-        "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54"
-        "+x1p7rjtn/nQaCR3PgIm9hk0UM6zR4rssX0QAawgAbLTAwBjAIZo48QiH0wdYfCABKARgDCDkKjsAmFyDUA"
-        "3Q1oArqYgiCAUFlZaNmb2zh5ucU4AzImeTgnuXqnuyRk+qP5BIcmpRGqG+gAuEL4wTgD2AHZgVRiGEE1VMX"
-        "ggANLauhgABE7GcLREQA="
-    )
-    cages = parse(real).rules.spec()["constraints"]
-    assert [(len(c["cells"]), c["sum"]) for c in cages] == [(2, 9), (5, 33)]
-    path = tmp_path / "link.txt"
-    path.write_text(link)
-    assert main(["solve", str(path), "--backend", "sat"]) == 0
-
-
-@pytest.mark.parametrize(
-    ("rules", "message"),
-    [
-        ({"betweenline": [{"lines": [["R1C1", "R1C3"]]}]}, "'betweenline' is a rule"),
-        ({"text": [{"cells": ["R1C1"], "value": "?"}]}, "'text' is a rule"),
-        ({"difference": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}, "value '3'"),
-        ({"negative": ["sum"]}, "negative 'sum'"),
-        ({"killercage": [{"cells": ["R1C1", "R1C2"], "value": "99"}]}, "cannot add up"),
-    ],
-)
-def test_fpuzzles_rules_cpsudoku_lacks_are_refused_by_name(
-    rules: dict[str, object], message: str
-) -> None:
-    with pytest.raises(RulesError, match=message):
-        from_fpuzzles(_fpuzzles(**rules))
 
 
 # ---------------------------------------------------------------------- exchange format

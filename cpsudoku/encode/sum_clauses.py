@@ -24,6 +24,7 @@ from the primitive itself and test every clause under that meaning
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from cpsudoku.model.primitives import Automaton, Count, Sum
 
@@ -140,8 +141,8 @@ def automaton_clauses(
     """Append the layered states of an automaton (meanings ``automaton-state``)."""
     trans = rule.transitions
 
-    def step(k: int, q: Hashable, d: int) -> int | None:
-        t = trans[q][d - 1]  # type: ignore[index]
+    def step(k: int, q: Any, d: int) -> int | None:
+        t = trans[q][d - 1]
         return t if t >= 0 else None
 
     return layered_clauses(

@@ -69,7 +69,7 @@ def layout(rules: Rules) -> _native.Layout:
     n = rules.n
     prims = rules.primitives
     sets = [p for p in prims if isinstance(p, DigitSets)]
-    implied = [p for c in implied_cages(rules) for p in c.compile(n)]
+    implied = [p for c in implied_cages(rules) for p in c.compile(n) if isinstance(p, DigitSets)]
     sets += implied[: rules.cells - len(sets)]  # the layout holds that many
     distinct = [p.cells for p in prims if isinstance(p, Distinct)]
     pairs = [pair for p in prims if isinstance(p, Relation) and p.differ for pair in p.pairs]

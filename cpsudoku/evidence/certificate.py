@@ -488,7 +488,7 @@ def auxiliary(meanings: Sequence[ConstraintMeaning]) -> list[dict[str, Any]]:
     appearance: ``{"constraint": index, "primitive": index, "meaning": name,
     "variables": [[variable, k, value]]}`` (:mod:`cpsudoku.evidence.meanings`).
     """
-    out: dict[tuple[int, int, str], dict[str, Any]] = {}
+    out: dict[tuple[int, object, str], dict[str, Any]] = {}
     for var, j, name, (p, k, value) in meanings:
         entry = out.setdefault(
             (j, p, name), {"constraint": j, "primitive": p, "meaning": name, "variables": []}

@@ -1,59 +1,46 @@
-"""f-puzzles import: the JSON of the f-puzzles.com editor, plain or as a share link.
+"""f-puzzles import and export: the JSON of the f-puzzles.com editor, plain or as a link.
 
 A share link carries the JSON compressed with lz-string, base64-encoded, in its
-``load=`` parameter; the ``lzstring`` package decompresses it. Every key of the rules
-cpsudoku knows is mapped (:data:`RULE_KEYS`); the keys that only draw or describe the
-puzzle are read past (:data:`IGNORED_KEYS`); any other key (a rule cpsudoku lacks, or
-a cosmetic shape whose meaning lives in the rules text) refuses the puzzle by name, so
-a rule is never dropped.
+``load=`` parameter; the ``lzstring`` package (de)compresses it. Every rule key is read
+by the rule family that registered it (:mod:`cpsudoku.model.constraints.fpuzzles_io`),
+with the meaning f-puzzles and the solver setters use with it give it; this module
+reads the grid (givens, regions, given candidates) and the keys that are no rules:
 
-Cells are written ``R3C5`` (1-based); little killer and sandwich clues sit outside
-the grid (row or column 0, or n + 1).
+- keys that only describe the puzzle or steer a solver (``title``, ``solution``,
+  ``disabledlogic``...) are read past; a stored ``solution`` is kept to be checked
+  against the answer;
+- keys that only draw (``text``, ``line``, ``rectangle``, ``circle``, a ``cage`` with
+  no digital root, a cell's ``parity``...) are read past with one warning naming them,
+  since the rules text may carry a rule cpsudoku cannot see in them; drawing copies the
+  userscript tags ``fromConstraint`` are skipped without a word;
+- any other key refuses the puzzle by name: a rule is never dropped.
+
+Digits filled in but not ``given`` are a solver's entries, not givens, as f-puzzles'
+solvers treat them for uniqueness; they are left out (and counted) unless asked for.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, quote, unquote, urlparse
 
-from cpsudoku.model.constraints import (
-    AntiKing,
-    AntiKnight,
-    Arrow,
-    Cage,
-    Candidates,
-    Constraint,
-    Even,
-    KropkiBlack,
-    KropkiWhite,
-    LittleKiller,
-    Negative,
-    Odd,
-    Palindrome,
-    Renban,
-    Sandwich,
-    Thermometer,
-    VMark,
-    Whisper,
-    XMark,
-)
+from cpsudoku.model.constraints import SYMBOLS, Candidates, Constraint
+from cpsudoku.model.constraints.fpuzzles_io import READERS, WRITERS, Reading, Writing
 from cpsudoku.model.errors import PuzzleError, RulesError
 from cpsudoku.model.puzzle import Puzzle
-from cpsudoku.model.rules import (
-    Region,
-    Rules,
-    anti_diagonal,
-    diagonal,
-    disjoint_groups,
-)
+from cpsudoku.model.rules import Region, Rules, anti_diagonal, diagonal, disjoint_groups
 
-_CELL = re.compile(r"^R(\d+)C(\d+)$", re.IGNORECASE)
 
-#: Keys that describe or draw the puzzle and say nothing of its rules.
-IGNORED_KEYS = frozenset(
+class FpuzzlesWarning(UserWarning):
+    """Something a setter should know about how an f-puzzles puzzle was read."""
+
+
+#: Keys that describe the puzzle or steer a solver, and say nothing of its rules.
+DESCRIBING_KEYS = frozenset(
     {
         "size",
         "grid",
@@ -65,21 +52,45 @@ IGNORED_KEYS = frozenset(
         "truecandidatesoptions",
         "fogofwar",
         "activeConstraints",
+        "foglight",
     }
 )
-#: Keys of a grid cell that are the solver's notes or colours, not rules.
+#: Keys that only draw (their meaning, if any, lives in the rules text).
+COSMETIC_KEYS = frozenset({"text", "line", "rectangle", "circle", "cage"})
+#: The flags that are no-repeat regions, not constraints.
+REGION_KEYS = ("diagonal+", "diagonal-", "disjointgroups", "extraregion")
+#: Keys of a grid cell that are notes, colours or drawings, not rules.
 IGNORED_CELL_KEYS = frozenset(
     {"c", "cArray", "highlight", "centerPencilMarks", "cornerPencilMarks", "candidates"}
 )
-#: Keys of a grid cell that are read: the given, its region, given candidates.
-READ_CELL_KEYS = frozenset({"value", "given", "region", "givenPencilMarks"})
-#: The f-puzzles keys of the rules cpsudoku reads (each mapped below).
-RULE_KEYS = (
-    "killercage", "littlekillersum", "sandwichsum", "arrow", "thermometer", "whispers",
-    "renban", "palindrome", "difference", "ratio", "xv", "negative", "even", "odd",
-    "extraregion", "diagonal+", "diagonal-", "antiknight", "antiking", "nonconsecutive",
-    "disjointgroups",
-)  # fmt: skip
+#: Keys of a grid cell that are read: the digit, whether it is given, its region,
+#: given candidates; and a drawing (parity) that is noted.
+READ_CELL_KEYS = frozenset({"value", "given", "region", "givenPencilMarks", "parity"})
+
+
+@dataclass(frozen=True)
+class FpuzzlesPuzzle:
+    """An f-puzzles puzzle as read.
+
+    Attributes:
+        puzzle: its givens and rules.
+        notes: what a setter should know of the reading (drawings read past, clues
+            f-puzzles' solvers skip, filled digits left out).
+        filled: digits filled in but not given, left out of the givens (0 with
+            ``include_filled``).
+        solution: the stored solution (``solution`` key), row-major, or None.
+        title: the puzzle's title, or "".
+        author: its author, or "".
+        ruleset: its rules text, or "".
+    """
+
+    puzzle: Puzzle
+    notes: tuple[str, ...] = ()
+    filled: int = 0
+    solution: tuple[int, ...] | None = None
+    title: str = ""
+    author: str = ""
+    ruleset: str = ""
 
 
 def is_fpuzzles(obj: object) -> bool:
@@ -114,24 +125,35 @@ def share_text(text: str) -> str | None:
         payload = stripped
     else:
         return None
-    try:
-        import lzstring
-    except ImportError:  # pragma: no cover - a dependency of the package
-        raise PuzzleError("reading f-puzzles links needs the lzstring package") from None
+    return decompress(payload, "the f-puzzles link")
+
+
+def decompress(payload: str, what: str) -> str:
+    """lz-string base64 ``payload`` decompressed to JSON text.
+
+    Raises:
+        PuzzleError: it does not decompress to a JSON object.
+    """
+    import lzstring
+
     try:
         decoded = lzstring.LZString().decompressFromBase64(payload)
     except Exception:  # the decompressor raises bare errors on garbage
         decoded = None
     if not decoded or not decoded.lstrip().startswith("{"):
         raise PuzzleError(
-            "the f-puzzles link does not decompress to a puzzle: it may be cut short or "
-            "garbled; copy the whole link"
+            f"{what} does not decompress to a puzzle: it may be cut short or garbled; "
+            "copy the whole link"
         )
     return str(decoded)
 
 
-def from_fpuzzles(obj: Mapping[str, Any]) -> Puzzle:
-    """The puzzle of an f-puzzles object: its givens and every rule it sets.
+def read_fpuzzles(obj: Mapping[str, Any], *, include_filled: bool = False) -> FpuzzlesPuzzle:
+    """An f-puzzles object's puzzle, read as f-puzzles' solvers read it.
+
+    Args:
+        obj: the f-puzzles JSON object.
+        include_filled: keep digits filled in but not given as givens.
 
     Raises:
         RulesError: a key of a rule cpsudoku does not take (named), or a malformed one.
@@ -141,23 +163,94 @@ def from_fpuzzles(obj: Mapping[str, Any]) -> Puzzle:
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise PuzzleError(f"an f-puzzles size is a positive whole number, not {size!r}")
     n = size
-    unknown = [k for k in obj if k not in IGNORED_KEYS and k not in RULE_KEYS and obj[k]]
+    known = DESCRIBING_KEYS | COSMETIC_KEYS | set(REGION_KEYS) | set(READERS)
+    unknown = [k for k in obj if k not in known and obj[k]]
     if unknown:
         raise RulesError(
             f"f-puzzles key {unknown[0]!r} is a rule cpsudoku does not take (it reads: "
-            f"{', '.join(RULE_KEYS)})"
+            f"{', '.join(sorted(READERS))}, {', '.join(REGION_KEYS)})"
         )
-    grid = obj["grid"]
-    if len(grid) != n or any(not isinstance(row, list) or len(row) != n for row in grid):
-        raise PuzzleError(f"an f-puzzles grid of size {n} has {n} rows of {n} cells")
-    base = Rules.for_size(n)
-    values = [0] * (n * n)
-    regions: dict[int, list[int]] = {}
-    custom_regions = False
+    reading = Reading(obj, n)
+    values, regions, masks, filled, parity = _grid(obj, n, include_filled)
+    rules = _regions(regions, n)
+    extra: list[Region] = []
+    if obj.get("diagonal-"):
+        extra.append(diagonal(n))
+    if obj.get("diagonal+"):
+        extra.append(anti_diagonal(n))
+    if obj.get("disjointgroups"):
+        extra.extend(_disjoint(rules))
+    for k, item in enumerate(reading.items("extraregion")):
+        extra.append(Region("region", tuple(reading.cells(item.get("cells"), f"extraregion {k}"))))
     constraints: list[Constraint] = []
-    candidate_cells: list[int] = []
-    candidate_masks: list[str] = []
+    for key in obj:
+        if key in READERS and obj[key]:
+            constraints.extend(READERS[key](reading, key))
+    if masks:
+        constraints.append(
+            Candidates.from_spec(
+                {"kind": "candidates", "cells": list(masks), "values": list(masks.values())}, n
+            )
+        )
+    cosmetic = sorted(k for k in COSMETIC_KEYS if _drawn(reading, k))
+    if parity:
+        cosmetic.append("a cell's parity")
+    if cosmetic:
+        reading.note(
+            f"read past drawings that set no rule cpsudoku sees: {', '.join(cosmetic)}; "
+            "check the rules text for a rule they carry"
+        )
+    if filled:
+        reading.note(
+            f"{filled} filled digit{'s' * (filled != 1)} not marked given left out, as "
+            "f-puzzles' solvers leave them (keep them: --include-filled)"
+        )
+    if extra:
+        rules = rules.with_extra(*extra)
+    if constraints:
+        rules = rules.with_constraints(*constraints)
+    return FpuzzlesPuzzle(
+        Puzzle(rules, tuple(values)),
+        tuple(reading.notes),
+        filled,
+        _solution(obj.get("solution"), n),
+        str(obj.get("title") or ""),
+        str(obj.get("author") or ""),
+        str(obj.get("ruleset") or ""),
+    )
+
+
+def from_fpuzzles(obj: Mapping[str, Any], *, include_filled: bool = False) -> Puzzle:
+    """The puzzle of an f-puzzles object; what a setter should know comes as warnings.
+
+    Raises:
+        RulesError: a key of a rule cpsudoku does not take (named), or a malformed one.
+        PuzzleError: a malformed grid.
+    """
+    read = read_fpuzzles(obj, include_filled=include_filled)
+    for note in read.notes:
+        warnings.warn(note, FpuzzlesWarning, stacklevel=2)
+    return read.puzzle
+
+
+def _grid(
+    obj: Mapping[str, Any], n: int, include_filled: bool
+) -> tuple[list[int], dict[int, int | None], dict[int, str], int, bool]:
+    """The grid's keys: givens, regions, given candidates, filled digits, parity.
+
+    Each cell's region is its number, None for no region, absent for its box.
+    """
+    grid = obj.get("grid")
+    if not isinstance(grid, list) or len(grid) != n:
+        raise PuzzleError(f"an f-puzzles grid of size {n} has {n} rows of {n} cells")
+    values = [0] * (n * n)
+    regions: dict[int, int | None] = {}
+    masks: dict[int, str] = {}
+    filled = 0
+    parity = False
     for r, row in enumerate(grid):
+        if not isinstance(row, list) or len(row) != n:
+            raise PuzzleError(f"an f-puzzles grid of size {n} has {n} rows of {n} cells")
         for c, cell in enumerate(row):
             i = r * n + c
             where = f"f-puzzles cell R{r + 1}C{c + 1}"
@@ -166,226 +259,91 @@ def from_fpuzzles(obj: Mapping[str, Any]) -> Puzzle:
             unread = sorted(set(cell) - IGNORED_CELL_KEYS - READ_CELL_KEYS)
             if unread:
                 raise RulesError(f"{where}: key {unread[0]!r} is not one cpsudoku reads")
-            if cell.get("given") and cell.get("value") is not None:
-                values[i] = _number(cell["value"], where, 1, n)
-            region = cell.get("region")
-            if region is None:
-                region = base.box_of(r, c)
-            else:
-                custom_regions = True
-                region = _number(region, f"{where}'s region", 0, n - 1)
-            regions.setdefault(region, []).append(i)
+            value = cell.get("value")
+            if value not in (None, 0, ""):
+                digit = _number(value, where, 1, n)
+                if cell.get("given") or include_filled:
+                    values[i] = digit
+                else:
+                    filled += 1
+            if "region" in cell:
+                region = cell["region"]
+                regions[i] = (
+                    None if region is None else _number(region, f"{where}'s region", 0, n - 1)
+                )
+            parity = parity or bool(cell.get("parity"))
             marks = cell.get("givenPencilMarks")
             if marks:
-                digits = [_number(m, f"{where}'s pencil marks", 1, n) for m in marks]
-                candidate_cells.append(i)
-                candidate_masks.append("".join(base.symbol(d) for d in sorted(set(digits))))
-    rules = base
-    if custom_regions:
-        parts = [tuple(regions[k]) for k in sorted(regions)]
-        boxes = sorted(tuple(u.cells) for u in base.units[2 * n : 3 * n])  # rows, cols, boxes
-        if sorted(parts) != boxes:
-            rules = Rules.jigsaw(parts)
-    extra: list[Region] = []
-    if obj.get("diagonal-"):
-        extra.append(diagonal(n))
-    if obj.get("diagonal+"):
-        extra.append(anti_diagonal(n))
-    if obj.get("disjointgroups"):
-        extra.extend(disjoint_groups(rules))
-    for k, item in enumerate(_items(obj, "extraregion")):
-        extra.append(Region("region", tuple(_cells(item.get("cells"), n, f"extraregion {k}"))))
-    for key, rule in (("antiknight", AntiKnight), ("antiking", AntiKing)):
-        if obj.get(key):
-            constraints.append(rule.of(n))
-    constraints.extend(_mapped(obj, n))
-    if candidate_cells:
-        constraints.append(
-            Candidates.from_spec(
-                {"kind": "candidates", "cells": candidate_cells, "values": candidate_masks}, n
-            )
-        )
-    if extra:
-        rules = rules.with_extra(*extra)
-    if constraints:
-        rules = rules.with_constraints(*constraints)
-    return Puzzle(rules, tuple(values))
+                digits = sorted({_number(m, f"{where}'s given candidates", 1, n) for m in marks})
+                masks[i] = "".join(SYMBOLS[d - 1] for d in digits)
+    return values, regions, masks, filled, parity
 
 
-def _mapped(obj: Mapping[str, Any], n: int) -> list[Constraint]:
-    """The constraints of the list-valued rule keys."""
-    out: list[Constraint] = []
-    for k, item in enumerate(_items(obj, "killercage")):
-        cells = _cells(item.get("cells"), n, f"killercage {k}")
-        total = _optional_number(item.get("value"), f"killercage {k}'s sum")
-        out.append(Cage.checked(cells, total, n))
-    for k, item in enumerate(_items(obj, "littlekillersum")):
-        total = _optional_number(item.get("value"), f"littlekillersum {k}")
-        if total is None:
-            continue  # an arrow drawn without its sum says nothing
-        cells = _little_killer_cells(item, n, k)
-        out.append(
-            LittleKiller.from_spec({"kind": "little-killer", "cells": cells, "sum": total}, n)
-        )
-    for k, item in enumerate(_items(obj, "sandwichsum")):
-        total = _optional_number(item.get("value"), f"sandwichsum {k}")
-        if total is None:
-            continue
-        r, c = _position(item.get("cell"), n, f"sandwichsum {k}", outside=True)
-        if r in (0, n + 1) and 1 <= c <= n:
-            spec = {"kind": "sandwich", "column": c, "sum": total}
-        elif c in (0, n + 1) and 1 <= r <= n:
-            spec = {"kind": "sandwich", "row": r, "sum": total}
-        else:
-            raise RulesError(f"sandwichsum {k} is not beside a row or a column")
-        out.append(Sandwich.from_spec(spec, n))
-    for k, item in enumerate(_items(obj, "arrow")):
-        circle = _cells(item.get("cells"), n, f"arrow {k}'s circle")
-        for line in _lines(item, n, f"arrow {k}"):
-            shaft = [i for i in line if i not in circle]
-            if shaft:
-                out.append(Arrow.from_spec({"kind": "arrow", "circle": circle, "cells": shaft}, n))
-    lines: tuple[tuple[str, Callable[[Mapping[str, Any], int], Constraint]], ...] = (
-        ("thermometer", Thermometer.from_spec),
-        ("whispers", Whisper.from_spec),
-        ("palindrome", Palindrome.from_spec),
-        ("renban", Renban.from_spec),
-    )
-    for key, make in lines:
-        kind = {"whispers": "whisper"}.get(key, key)
-        for k, item in enumerate(_items(obj, key)):
-            for line in _lines(item, n, f"{key} {k}"):
-                if len(line) > 1 or kind == "renban":
-                    out.append(make({"kind": kind, "cells": line}, n))
-    dots: tuple[tuple[str, str, Callable[[str | None], str | None]], ...] = (
-        ("difference", "kropki-white", lambda v: None if v in (None, "", "1") else v),
-        ("ratio", "kropki-black", lambda v: None if v in (None, "", "2") else v),
-    )
-    for key, kind, odd_value in dots:
-        for k, item in enumerate(_items(obj, key)):
-            value = item.get("value")
-            if odd_value(None if value is None else str(value)) is not None:
-                raise RulesError(
-                    f"f-puzzles {key} {k} with value {value!r} is not a rule cpsudoku takes"
-                )
-            cells = _cells(item.get("cells"), n, f"{key} {k}")
-            out.append(
-                (KropkiWhite if kind == "kropki-white" else KropkiBlack).from_spec(
-                    {"kind": kind, "cells": cells}, n
-                )
-            )
-    for k, item in enumerate(_items(obj, "xv")):
-        value = str(item.get("value", "")).upper()
-        if value not in ("X", "V"):
-            raise RulesError(f"f-puzzles xv {k} has value {item.get('value')!r}, not X or V")
-        rule = XMark if value == "X" else VMark
-        out.append(
-            rule.from_spec({"kind": rule.kind, "cells": _cells(item.get("cells"), n, f"xv {k}")}, n)
-        )
-    for kind, parity in (("even", Even), ("odd", Odd)):
-        cells = [
-            _cell(item.get("cell"), n, f"{kind} {k}") for k, item in enumerate(_items(obj, kind))
-        ]
-        if cells:
-            out.append(parity.from_spec({"kind": kind, "cells": cells}, n))
-    out.extend(_negatives(obj, n))
-    return out
+def _regions(regions: dict[int, int | None], n: int) -> Rules:
+    """The grid's rules: f-puzzles' default boxes, or the cells' own regions.
 
-
-#: The dots and marks that exempt a pair from each f-puzzles negative rule: a white or
-#: a black dot from both kropki negatives (f-puzzles and the solvers setters use with
-#: it read them so), an X or a V from both XV negatives.
-_KROPKI = ["kropki-white", "kropki-black"]
-_XV = ["x", "v"]
-
-
-def _negatives(obj: Mapping[str, Any], n: int) -> list[Constraint]:
-    """The negative rules: ``nonconsecutive`` and the names listed under ``negative``.
-
-    ``nonconsecutive`` is the negative rule of the white dots (difference 1), not a
-    grid-wide rule: a pair holding a white or a black dot is exempt. ``negative:
-    ["ratio"]`` forbids, between orthogonal neighbours without a dot, every ratio the
-    grid's black dots use (2 when there are none); ``["xv"]`` forbids sums of 5 and 10
-    between neighbours without an X or a V (kropki dots exempt nothing there).
+    A cell with no ``region`` key is in its default box; ``null`` puts it in no region.
+    Every region used must have n cells (f-puzzles' solvers refuse the puzzle too).
     """
-    negatives = obj.get("negative") or []
-    if not isinstance(negatives, list):
-        raise RulesError("f-puzzles negative is a list of names")
-    unknown = [name for name in negatives if name not in ("ratio", "xv")]
-    if unknown:
-        raise RulesError(f"f-puzzles negative {unknown[0]!r} is not a rule cpsudoku takes")
-    specs: list[dict[str, Any]] = []
-    if obj.get("nonconsecutive"):
-        specs.append({"kind": "negative", "of": "kropki-white", "exempt": _KROPKI})
-    if "ratio" in negatives:
-        ratios = {
-            _optional_number(item.get("value"), f"ratio {k}") or 2
-            for k, item in enumerate(_items(obj, "ratio"))
-        } or {2}
-        specs.append(
-            {"kind": "negative", "of": "kropki-black", "values": sorted(ratios), "exempt": _KROPKI}
+    base = Rules.for_size(n)
+    if not regions:
+        return base
+    groups: dict[int, list[int]] = {}
+    for i in range(n * n):
+        region = regions.get(i, -1)
+        if region == -1:
+            region = base.box_of(i // n, i % n)
+        if region is not None:
+            groups.setdefault(region, []).append(i)
+    parts = [tuple(groups[k]) for k in sorted(groups)]
+    for k, part in zip(sorted(groups), parts, strict=True):
+        if len(part) != n:
+            raise RulesError(f"f-puzzles region {k + 1} has {len(part)} cells, not {n}")
+    boxes = sorted(base.unit_cells[2 * n : 3 * n])
+    if sorted(parts) == boxes:
+        return base
+    return Rules.jigsaw(parts)
+
+
+def _disjoint(rules: Rules) -> tuple[Region, ...]:
+    """Disjoint groups: the k-th cell, in reading order, of every box or region."""
+    if rules.box is not None:
+        return disjoint_groups(rules)
+    n = rules.n
+    regions = [sorted(r) for r in rules.regions]
+    if len(regions) != n:
+        raise RulesError("disjoint groups need every cell in a region")
+    return tuple(Region("disjoint group", tuple(r[k] for r in regions)) for k in range(n))
+
+
+def _drawn(reading: Reading, key: str) -> bool:
+    """True when a cosmetic key draws something that is not a rule's own copy."""
+    value = reading.obj.get(key)
+    if not value:
+        return False
+    if key == "cage":  # a cage with a digital root is a rule (read by its family)
+        return any(
+            isinstance(item, Mapping)
+            and not item.get("fromConstraint")
+            and "DR" not in str(item.get("value", "")).upper()
+            for item in value
         )
-    if "xv" in negatives:
-        specs.extend({"kind": "negative", "of": of, "exempt": _XV} for of in _XV)
-    return [Negative.from_spec(spec, n) for spec in specs]
-
-
-def _items(obj: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    """The list of objects under ``key`` (none when absent)."""
-    value = obj.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
-        raise RulesError(f"f-puzzles {key} is a list of objects")
-    return value
-
-
-def _lines(item: Mapping[str, Any], n: int, what: str) -> list[list[int]]:
-    """The cells of each of an item's ``lines``."""
-    lines = item.get("lines")
-    if not isinstance(lines, list):
-        raise RulesError(f"f-puzzles {what} has no lines")
-    return [_cells(line, n, what) for line in lines]
-
-
-def _position(text: object, n: int, what: str, *, outside: bool = False) -> tuple[int, int]:
-    """``R3C5`` as (3, 5); rows and columns 0 and n + 1 too when ``outside``."""
-    match = _CELL.match(text.strip()) if isinstance(text, str) else None
-    if match is None:
-        raise RulesError(f"f-puzzles {what}: {text!r} is no cell (R1C1)")
-    r, c = int(match.group(1)), int(match.group(2))
-    low, high = (0, n + 1) if outside else (1, n)
-    if not (low <= r <= high and low <= c <= high):
-        raise RulesError(f"f-puzzles {what}: {text} is off the grid")
-    return r, c
-
-
-def _cell(text: object, n: int, what: str) -> int:
-    r, c = _position(text, n, what)
-    return (r - 1) * n + c - 1
-
-
-def _cells(value: object, n: int, what: str) -> list[int]:
     if not isinstance(value, list):
-        raise RulesError(f"f-puzzles {what}: cells are a list")
-    return [_cell(v, n, what) for v in value]
+        return True
+    return any(not (isinstance(item, Mapping) and item.get("fromConstraint")) for item in value)
 
 
-_STEPS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
-
-
-def _little_killer_cells(item: Mapping[str, Any], n: int, k: int) -> list[int]:
-    """The diagonal a little killer clue points along, worked out from its place."""
-    r, c = _position(item.get("cell"), n, f"littlekillersum {k}", outside=True)
-    step = _STEPS.get(str(item.get("direction", "")).upper())
-    if step is None:
-        raise RulesError(f"f-puzzles littlekillersum {k} has no direction (DR, DL, UR, UL)")
-    cells = []
-    r, c = r + step[0], c + step[1]
-    while 1 <= r <= n and 1 <= c <= n:
-        cells.append((r - 1) * n + c - 1)
-        r, c = r + step[0], c + step[1]
-    if not cells:
-        raise RulesError(f"f-puzzles littlekillersum {k} points at no cell")
-    return cells
+def _solution(value: object, n: int) -> tuple[int, ...] | None:
+    """A stored solution (a list of n*n digits, or a digit string), or None."""
+    if isinstance(value, str):
+        value = [SYMBOLS.find(ch.upper()) + 1 for ch in value.strip()]
+    if not isinstance(value, list) or len(value) != n * n:
+        return None
+    try:
+        digits = tuple(int(v) for v in value)
+    except (TypeError, ValueError):
+        return None
+    return digits if all(1 <= d <= n for d in digits) else None
 
 
 def _number(value: object, what: str, low: int, high: int) -> int:
@@ -398,16 +356,7 @@ def _number(value: object, what: str, low: int, high: int) -> int:
     return number
 
 
-def _optional_number(value: object, what: str) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise RulesError(f"f-puzzles {what}: {value!r} is no number") from None
-
-
-def parse_fpuzzles_text(text: str) -> Puzzle | None:
+def parse_fpuzzles_text(text: str, *, include_filled: bool = False) -> Puzzle | None:
     """The puzzle of f-puzzles JSON text or a share link, or None for other text."""
     shared = share_text(text)
     if shared is not None:
@@ -418,4 +367,88 @@ def parse_fpuzzles_text(text: str) -> Puzzle | None:
         obj = json.loads(text)
     except json.JSONDecodeError:
         return None
-    return from_fpuzzles(obj) if is_fpuzzles(obj) else None
+    return from_fpuzzles(obj, include_filled=include_filled) if is_fpuzzles(obj) else None
+
+
+# ---------------------------------------------------------------------------- export
+
+
+def to_fpuzzles(
+    puzzle: Puzzle,
+    *,
+    title: str = "",
+    author: str = "",
+    ruleset: str = "",
+    solution: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The f-puzzles object of ``puzzle``: givens, regions, and every rule's key.
+
+    Reading it back gives the same rules (tested for every kind with a key).
+
+    Raises:
+        RulesError: a rule f-puzzles has no key for (named).
+    """
+    rules = puzzle.rules
+    n = rules.n
+    grid: list[list[dict[str, Any]]] = [[{} for _ in range(n)] for _ in range(n)]
+    for i, v in enumerate(puzzle.cells):
+        if v:
+            grid[i // n][i % n].update(value=v, given=True)
+    if rules.box is None:
+        covered = set()
+        for k, region in enumerate(rules.regions):
+            for i in region:
+                grid[i // n][i % n]["region"] = k
+                covered.add(i)
+        for i in range(n * n):
+            if i not in covered:
+                grid[i // n][i % n]["region"] = None
+    elif rules.box != Rules.for_size(n).box:
+        for k, box in enumerate(rules.unit_cells[2 * n : 3 * n]):
+            for i in box:
+                grid[i // n][i % n]["region"] = k
+    obj: dict[str, Any] = {"size": n, "grid": grid}
+    for key, value in (("title", title), ("author", author), ("ruleset", ruleset)):
+        if value:
+            obj[key] = value
+    if solution is not None:
+        obj["solution"] = list(solution)
+    out = Writing(n, obj)
+    _write_regions(rules, out)
+    for c in rules.constraints:
+        if isinstance(c, Candidates):
+            for i, mask in c.masks():
+                grid[i // n][i % n]["givenPencilMarks"] = [
+                    d for d in range(1, n + 1) if mask >> (d - 1) & 1
+                ]
+            continue
+        writer = WRITERS.get(type(c))
+        if writer is None:
+            raise RulesError(f"f-puzzles has no key for {c.kind} rules")
+        writer(c, out)
+    return obj
+
+
+def _write_regions(rules: Rules, out: Writing) -> None:
+    """Extra regions: diagonals and disjoint groups as flags, the others as regions."""
+    n = rules.n
+    groups = [r for r in rules.extra if r.kind == "disjoint group"]
+    if groups and tuple(groups) == _disjoint(rules):
+        out.flag("disjointgroups")
+    for region in rules.extra:
+        if region.kind == "diagonal" and region == diagonal(n):
+            out.flag("diagonal-")
+        elif region.kind == "anti-diagonal" and region == anti_diagonal(n):
+            out.flag("diagonal+")
+        elif region.kind == "disjoint group" and out.obj.get("disjointgroups"):
+            continue
+        else:
+            out.add("extraregion", {"cells": out.names(region.cells)})
+
+
+def fpuzzles_link(obj: Mapping[str, Any]) -> str:
+    """An f-puzzles share link of an f-puzzles object."""
+    import lzstring
+
+    payload = lzstring.LZString().compressToBase64(json.dumps(obj, separators=(",", ":")))
+    return "https://www.f-puzzles.com/?load=" + quote(payload, safe="")

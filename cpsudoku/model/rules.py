@@ -167,10 +167,12 @@ class Rules:
     def jigsaw(cls, regions: Sequence[Iterable[int | str]], **more: Any) -> Rules:
         """Jigsaw rules: ``n`` irregular regions of ``n`` cells in place of the boxes.
 
-        ``regions`` are lists of cells (indices, or ``"r1c2"`` names).
+        ``regions`` are lists of cells (indices, or ``"r1c2"`` names). Fewer than n
+        regions leave the other cells in no region.
         """
-        n = len(regions)
-        cells = tuple(tuple(cell_index(c, n) for c in region) for region in regions)
+        listed = [list(region) for region in regions]
+        n = max(len(listed), len(listed[0]) if listed else 0)
+        cells = tuple(tuple(cell_index(c, n) for c in region) for region in listed)
         return _intern(cls(n, None, cells, **more))
 
     def with_extra(self, *regions: Region) -> Rules:
@@ -405,14 +407,18 @@ class Rules:
         if self.constraints:
             return self.units_only.units_of
         n = self.n
-        third = [0] * self.cells  # each cell's box or region, as a unit index
+        third = [-1] * self.cells  # each cell's box or region, as a unit index
         for k, cells in enumerate(self._third, 2 * n):
             for i in cells:
                 third[i] = k
-        if not self.extra:  # rows, columns and a partition: three units a cell, in C
+        whole = len(self._third) == n
+        if not self.extra and whole:  # rows, columns and a partition: three units a cell
             return tuple(zip(*_line_owners(n), third, strict=True))
-        owners = [[r, c, k] for r, c, k in zip(*_line_owners(n), third, strict=True)]
-        for k, cells in enumerate(self.unit_cells[3 * n :], 3 * n):
+        owners = [
+            [r, c, k] if k >= 0 else [r, c] for r, c, k in zip(*_line_owners(n), third, strict=True)
+        ]
+        first = 2 * n + len(self._third)
+        for k, cells in enumerate(self.unit_cells[first:], first):
             for i in cells:
                 owners[i].append(k)
         return tuple(map(tuple, owners))
@@ -455,9 +461,13 @@ def _cells_of(items: list[Any], n: int) -> tuple[int, ...]:
 
 
 def _check_partition(regions: tuple[tuple[int, ...], ...], n: int) -> None:
-    """Raise RulesError unless ``regions`` are n regions of n cells covering the grid."""
-    if len(regions) != n:
-        raise RulesError(f"a {n}x{n} jigsaw has {n} regions, got {len(regions)}")
+    """Raise RulesError unless ``regions`` are up to n disjoint regions of n cells.
+
+    n of them cover the grid (a jigsaw); fewer leave some cells in no region (setters'
+    tools allow it: those cells only keep their row and column apart).
+    """
+    if not 1 <= len(regions) <= n:
+        raise RulesError(f"a {n}x{n} jigsaw has 1 to {n} regions, got {len(regions)}")
     if all(len(region) == n for region in regions):
         flat = [i for region in regions for i in region]
         cells = set(flat)

@@ -18,6 +18,7 @@ from cpsudoku.model.constraints.base import (
     mask_of,
     only_keys,
 )
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import DigitSets, Distinct, Primitive
 
@@ -137,3 +138,38 @@ def check_cage_cells(cells: tuple[int, ...], size: int, what: str) -> None:
         raise RulesError(f"{where} lists a cell twice")
     if len(cells) > size:
         raise RulesError(f"{where} has {len(cells)} cells; its digits cannot all differ")
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+
+@reads("killercage")
+def _read_cages(reading: Reading, key: str) -> list[Constraint]:
+    """Killer cages: different digits, adding up to the value when there is one.
+
+    As f-puzzles' solvers read them, a cage of exactly n cells ignores its sum (its
+    digits are 1..n whatever the number says), and a value that is no whole number
+    (a "?") refuses the puzzle.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        cells = reading.cells(item.get("cells"), f"killercage {k}")
+        total = reading.optional_number(item.get("value"), f"killercage {k}'s sum")
+        if len(cells) == n and total is not None:
+            if total != n * (n + 1) // 2:
+                reading.note(
+                    f"killercage {k} has {n} cells, so its sum {total} is ignored "
+                    "(as f-puzzles' solvers read it)"
+                )
+            total = None
+        out.append(Cage.checked(cells, total, n))
+    return out
+
+
+@writes(Cage)
+def _write_cage(rule: Cage, out: Writing) -> None:
+    item: dict[str, Any] = {"cells": out.names(rule.cells)}
+    if rule.total is not None:
+        item["value"] = str(rule.total)
+    out.add("killercage", item)

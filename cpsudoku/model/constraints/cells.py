@@ -15,6 +15,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Allowed, Primitive
 
@@ -151,3 +152,24 @@ class Candidates(CellValues):
                 )
             masks.append(sum(1 << symbols.index(ch.upper()) for ch in set(text)))
         return cls(size, cells, tuple(masks))
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+
+@reads("odd", "even")
+def _read_parity(reading: Reading, key: str) -> list[Constraint]:
+    """Odd and even cells (circles and squares), one rule for all cells of a key."""
+    cells = [
+        reading.cell(item.get("cell"), f"{key} {k}") for k, item in enumerate(reading.items(key))
+    ]
+    if not cells:
+        return []
+    cls = Odd if key == "odd" else Even
+    return [cls.from_spec({"kind": cls.kind, "cells": cells}, reading.n)]
+
+
+@writes(Odd, Even)
+def _write_parity(rule: Any, out: Writing) -> None:
+    for i in rule.cells:
+        out.add(rule.kind, {"cell": out.name(i)})

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cpsudoku.model.constraints.base import (
+    Constraint,
     as_list,
     cell_index,
     kind,
     only_keys,
+    whole,
 )
 from cpsudoku.model.constraints.cages import Cage, check_cage_cells, set_masks
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.constraints.relations import MarkRule
 from cpsudoku.model.primitives import DigitSets, Primitive
 
@@ -36,20 +39,46 @@ class Thermometer(MarkRule):
 @kind
 @dataclass(frozen=True, slots=True)
 class Whisper(MarkRule):
-    """Neighbours along the line differ by at least half the grid's side, rounded up.
+    """Neighbours along the line differ by at least ``value``.
 
-    5 on 9x9 (German whispers), 2 on 4x4, 3 on 6x6, 8 on 16x16.
+    By default half the grid's side, rounded up: 5 on 9x9 (German whispers), 2 on
+    4x4, 3 on 6x6, 8 on 16x16; Dutch whispers are 4 on 9x9. JSON: ``{"kind":
+    "whisper", "cells": [...]}``, with ``"value": 4`` for another gap.
     """
 
     kind: ClassVar[str] = "whisper"
-    meaning: ClassVar[str] = "neighbours on the line differ by at least ceil(n/2)"
+    meaning: ClassVar[str] = "neighbours on the line differ by at least its value (ceil(n/2))"
     family: ClassVar[str] = "lines"
     size: int
     cells: tuple[int, ...]
+    value: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.value:
+            object.__setattr__(self, "value", (self.size + 1) // 2)
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "whisper", "cells": [...]}`` and the value unless the default."""
+        out: dict[str, Any] = {"kind": self.kind, "cells": list(self.cells)}
+        if self.value != (self.size + 1) // 2:
+            out["value"] = self.value
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Whisper:
+        """Cells on the grid (at least two) and, optionally, a gap of 1..n-1."""
+        only_keys(spec, cls.kind, "cells", "value")
+        cells = cls.checked_cells(spec.get("cells"), size)
+        value = whole(spec.get("value", (size + 1) // 2), "a whisper's value", 1, size - 1)
+        return cls(size, cells, value)
+
+    def table_key(self) -> Hashable:
+        """The gap."""
+        return self.value
 
     def clash(self, a: int, b: int) -> bool:
-        """Closer than ceil(n/2)."""
-        return abs(a - b) < (self.size + 1) // 2
+        """Closer than the gap."""
+        return abs(a - b) < self.value
 
 
 @kind
@@ -128,3 +157,45 @@ class Renban(Cage):
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The runs of its length, as digit sets."""
         return (DigitSets(self.cells, set_masks(tuple(self.combinations(n)))),)
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+
+@reads("thermometer", "palindrome", "renban", "whispers")
+def _read_lines(reading: Reading, key: str) -> list[Constraint]:
+    """One rule per line of each item (f-puzzles draws several lines as one item).
+
+    A line of one cell says nothing (except a renban of one cell, a single digit);
+    whispers may carry their gap as the item's ``value``.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        for line in reading.lines(item, f"{key} {k}"):
+            if key == "renban":
+                check_cage_cells(tuple(line), n, "renban")
+                out.append(Renban(tuple(line)))
+            elif len(line) < 2:
+                continue
+            elif key == "whispers":
+                gap = reading.optional_number(item.get("value"), f"whispers {k}'s value")
+                spec: dict[str, Any] = {"kind": "whisper", "cells": line}
+                if gap is not None:
+                    spec["value"] = gap
+                out.append(Whisper.from_spec(spec, n))
+            else:
+                cls = Thermometer if key == "thermometer" else Palindrome
+                out.append(cls.from_spec({"kind": cls.kind, "cells": line}, n))
+    return out
+
+
+@writes(Thermometer, Palindrome, Renban, Whisper)
+def _write_line(rule: Any, out: Writing) -> None:
+    key = {"thermometer": "thermometer", "palindrome": "palindrome", "renban": "renban"}.get(
+        rule.kind, "whispers"
+    )
+    item: dict[str, Any] = {"lines": [out.names(rule.cells)]}
+    if isinstance(rule, Whisper) and rule.value != (rule.size + 1) // 2:
+        item["value"] = str(rule.value)
+    out.add(key, item)

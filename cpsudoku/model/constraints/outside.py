@@ -18,6 +18,7 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Automaton, Primitive, automaton
 
@@ -139,14 +140,15 @@ def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
     end adding up to ``s`` and ``closer`` the end still to come; ``("after",)``.
     """
 
-    def step(state: Hashable, d: int) -> Hashable | None:
-        phase = state[0]  # type: ignore[index]
+    def step(state: Any, d: int) -> Hashable | None:
+        phase = state[0]
         if phase == "before":
             if d in (1, n):
                 return ("between", 0, n + 1 - d)
             return state
         if phase == "between":
-            _, s, closer = state  # type: ignore[misc]
+            s: int = state[1]
+            closer: int = state[2]
             if d == closer:
                 return ("after",) if s == total else None
             if d in (1, n) or s + d > total:
@@ -154,4 +156,49 @@ def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
             return ("between", s + d, closer)
         return None if d in (1, n) else state
 
-    return automaton(cells, n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index]
+    return automaton(cells, n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index,no-any-return]
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+
+def line_of_clue(reading: Reading, item: Mapping[str, Any], what: str) -> tuple[str, int, bool]:
+    """Where an outside clue stands: ``("row" | "column", 0-based index, reversed)``.
+
+    ``reversed`` is True for a clue right of a row or below a column (read from there).
+    """
+    n = reading.n
+    r, c = reading.position(item.get("cell"), what, outside=True)
+    if r in (0, n + 1) and 1 <= c <= n:
+        return "column", c - 1, r == n + 1
+    if c in (0, n + 1) and 1 <= r <= n:
+        return "row", r - 1, c == n + 1
+    raise RulesError(f"f-puzzles {what} is not beside a row or a column")
+
+
+def clue_cell(out: Writing, line: str, index: int, far: bool) -> str:
+    """The ``R0C5``-style name of a clue beside a line (``far``: right or below)."""
+    n = out.n
+    edge = n + 1 if far else 0
+    return f"R{edge}C{index + 1}" if line == "column" else f"R{index + 1}C{edge}"
+
+
+@reads("sandwichsum")
+def _read_sandwiches(reading: Reading, key: str) -> list[Constraint]:
+    """Sandwich clues: either side of the line reads the same (the digits between)."""
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        total = reading.clue(item.get("value"), f"sandwichsum {k}")
+        if total is None:
+            continue
+        line, index, _ = line_of_clue(reading, item, f"sandwichsum {k}")
+        out.append(
+            Sandwich.from_spec({"kind": "sandwich", line: index + 1, "sum": total}, reading.n)
+        )
+    return out
+
+
+@writes(Sandwich)
+def _write_sandwich(rule: Sandwich, out: Writing) -> None:
+    cell = clue_cell(out, rule.line, rule.index, far=False)
+    out.add("sandwichsum", {"cell": cell, "value": str(rule.total)})

@@ -21,6 +21,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Relation, relation_table
 
@@ -255,7 +256,7 @@ class ValuedMark(MarkRule):
 
     def spec(self) -> dict[str, Any]:
         """``{"kind": ..., "cells": [...]}``, and ``"value"`` unless the default."""
-        out = {"kind": self.kind, "cells": list(self.cells)}
+        out: dict[str, Any] = {"kind": self.kind, "cells": list(self.cells)}
         if self.value != MARK_VALUES[self.kind]:
             out["value"] = self.value
         return out
@@ -450,3 +451,131 @@ class Negative(PairRule):
     def where(self, n: int) -> str:
         """The rule's name: it speaks of the whole grid."""
         return f"the negative rule of {self.mark}"
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+
+@reads("antiknight", "antiking")
+def _read_grid_rules(reading: Reading, key: str) -> list[Constraint]:
+    """Whole-grid flags."""
+    if not reading.obj.get(key):
+        return []
+    return [(AntiKnight if key == "antiknight" else AntiKing).of(reading.n)]
+
+
+@writes(AntiKnight, AntiKing)
+def _write_grid_rule(rule: GridRule, out: Writing) -> None:
+    out.flag(rule.kind.replace("-", ""))
+
+
+@reads("difference", "ratio", "xv")
+def _read_dots(reading: Reading, key: str) -> list[Constraint]:
+    """Kropki dots (a difference, 1 by default; a ratio, 2 by default) and X/V marks.
+
+    An X/V with a blank value draws nothing and says nothing (skipped, as f-puzzles'
+    solvers skip it); any other value than X or V refuses the puzzle.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        cells = reading.cells(item.get("cells"), f"{key} {k}")
+        if key == "xv":
+            value = str(item.get("value", "") or "").strip().upper()
+            if not value:
+                reading.note(f"xv {k} has no value (X or V), so it says nothing")
+                continue
+            if value not in ("X", "V"):
+                raise RulesError(f"f-puzzles xv {k} has value {item.get('value')!r}, not X or V")
+            cls: type[ValuedMark] = XMark if value == "X" else VMark
+            out.append(cls.from_spec({"kind": cls.kind, "cells": cells}, n))
+            continue
+        cls = KropkiWhite if key == "difference" else KropkiBlack
+        value_ = reading.optional_number(item.get("value"), f"{key} {k}'s value")
+        spec: dict[str, Any] = {"kind": cls.kind, "cells": cells}
+        if value_ is not None:
+            spec["value"] = value_
+        out.append(cls.from_spec(spec, n))
+    return out
+
+
+@writes(KropkiWhite, KropkiBlack, XMark, VMark)
+def _write_dot(rule: ValuedMark, out: Writing) -> None:
+    cells = out.names(rule.cells)
+    if rule.kind in ("x", "v"):
+        if rule.value != MARK_VALUES[rule.kind]:
+            raise RulesError(f"f-puzzles has no {rule.kind} of value {rule.value}")
+        out.add("xv", {"cells": cells, "value": rule.kind.upper()})
+        return
+    item: dict[str, Any] = {"cells": cells}
+    if rule.value != MARK_VALUES[rule.kind]:
+        item["value"] = str(rule.value)
+    out.add("difference" if rule.kind == "kropki-white" else "ratio", item)
+
+
+#: The dots and marks that exempt a pair from each f-puzzles negative rule: a white or
+#: a black dot from both kropki negatives (f-puzzles and the solvers setters use with
+#: it read them so), an X or a V from both XV negatives.
+_KROPKI = ["kropki-white", "kropki-black"]
+_XV = ["x", "v"]
+
+
+@reads("nonconsecutive", "negative")
+def _read_negatives(reading: Reading, key: str) -> list[Constraint]:
+    """The negative rules: ``nonconsecutive`` and the names listed under ``negative``.
+
+    ``nonconsecutive`` is the negative rule of the white dots (difference 1), not a
+    grid-wide rule: a pair holding a white or a black dot is exempt. ``negative:
+    ["ratio"]`` forbids, between orthogonal neighbours without a dot, every ratio the
+    grid's black dots use (2 when there are none); ``["xv"]`` forbids sums of 5 and 10
+    between neighbours without an X or a V (kropki dots exempt nothing there).
+    """
+    n = reading.n
+    specs: list[dict[str, Any]] = []
+    if key == "nonconsecutive":
+        if reading.obj.get(key):
+            specs.append({"kind": "negative", "of": "kropki-white", "exempt": _KROPKI})
+    else:
+        names = reading.obj.get(key) or []
+        if not isinstance(names, list):
+            raise RulesError("f-puzzles negative is a list of names")
+        unknown = [name for name in names if name not in ("ratio", "xv")]
+        if unknown:
+            raise RulesError(f"f-puzzles negative {unknown[0]!r} is not a rule cpsudoku takes")
+        if "ratio" in names:
+            ratios = {
+                reading.optional_number(item.get("value"), f"ratio {k}") or 2
+                for k, item in enumerate(reading.items("ratio"))
+            } or {2}
+            specs.append(
+                {
+                    "kind": "negative",
+                    "of": "kropki-black",
+                    "values": sorted(ratios),
+                    "exempt": _KROPKI,
+                }
+            )
+        if "xv" in names:
+            specs.extend({"kind": "negative", "of": of, "exempt": _XV} for of in _XV)
+    return [Negative.from_spec(spec, n) for spec in specs]
+
+
+@writes(Negative)
+def _write_negative(rule: Negative, out: Writing) -> None:
+    exempt = set(rule.exempt)
+    if rule.mark == "kropki-white" and rule.values == (1,) and exempt == set(_KROPKI):
+        out.flag("nonconsecutive")
+        return
+    if rule.mark == "kropki-black" and exempt == set(_KROPKI):
+        dots = {int(item.get("value", 2)) for item in out.obj.get("ratio", [])} or {2}
+        if set(rule.values) == dots:
+            names = out.obj.setdefault("negative", [])
+            if "ratio" not in names:
+                names.append("ratio")
+            return
+    if rule.mark in _XV and exempt == set(_XV) and rule.values == (MARK_VALUES[rule.mark],):
+        names = out.obj.setdefault("negative", [])
+        if "xv" not in names:
+            names.append("xv")
+        return
+    raise RulesError(f"f-puzzles has no key for {rule.where(out.n)} as cpsudoku reads it")

@@ -20,6 +20,7 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
+from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Sum
 
@@ -156,3 +157,79 @@ class Arrow(LinearSum):
         if set(circle) & set(shaft):
             raise RulesError(f"the arrow at {cell_name(circle[0], size)}: a cell in both parts")
         return cls(circle, shaft)
+
+
+# ------------------------------------------------------------------------- f-puzzles
+
+_STEPS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
+
+
+@reads("littlekillersum")
+def _read_little_killers(reading: Reading, key: str) -> list[Constraint]:
+    """Little killers: the diagonal from the clue, worked out from its place and direction.
+
+    A clue with no value, 0 or no whole number says nothing (f-puzzles' solvers skip
+    it); the ``cells`` f-puzzles stores beside it are not read.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        total = reading.clue(item.get("value"), f"littlekillersum {k}")
+        if not total:
+            continue
+        r, c = reading.position(item.get("cell"), f"littlekillersum {k}", outside=True)
+        step = _STEPS.get(str(item.get("direction", "")).upper())
+        if step is None:
+            raise RulesError(f"f-puzzles littlekillersum {k} has no direction (DR, DL, UR, UL)")
+        cells = []
+        r, c = r + step[0], c + step[1]
+        while 1 <= r <= n and 1 <= c <= n:
+            cells.append((r - 1) * n + c - 1)
+            r, c = r + step[0], c + step[1]
+        if not cells:
+            raise RulesError(f"f-puzzles littlekillersum {k} points at no cell")
+        out.append(
+            LittleKiller.from_spec({"kind": "little-killer", "cells": cells, "sum": total}, n)
+        )
+    return out
+
+
+@writes(LittleKiller)
+def _write_little_killer(rule: LittleKiller, out: Writing) -> None:
+    n = out.n
+    first, second = rule.cells[0], rule.cells[1] if len(rule.cells) > 1 else None
+    r, c = divmod(first, n)
+    if second is None:  # one cell: a corner, pointing in from outside
+        dr, dc = (1 if r == 0 else -1), (1 if c == 0 else -1)
+    else:
+        dr, dc = second // n - r, second % n - c
+    direction = {(1, 1): "DR", (1, -1): "DL", (-1, 1): "UR", (-1, -1): "UL"}.get((dr, dc))
+    if direction is None:
+        raise RulesError("f-puzzles draws little killers along diagonals only")
+    clue = f"R{r - dr + 1}C{c - dc + 1}"
+    out.add("littlekillersum", {"cell": clue, "direction": direction, "value": str(rule.total)})
+
+
+@reads("arrow")
+def _read_arrows(reading: Reading, key: str) -> list[Constraint]:
+    """Arrows: one sum per line, all sharing the circle.
+
+    A pill of several cells reads as a number, in the order listed; each line's first
+    cell is its origin, in the circle, and not part of the shaft.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        circle = reading.cells(item.get("cells"), f"arrow {k}'s circle")
+        for line in reading.lines(item, f"arrow {k}"):
+            shaft = [i for i in line if i not in circle]
+            if shaft:
+                spec = {"kind": "arrow", "circle": circle, "cells": shaft}
+                out.append(Arrow.from_spec(spec, n))
+    return out
+
+
+@writes(Arrow)
+def _write_arrow(rule: Arrow, out: Writing) -> None:
+    line = [rule.circle[-1], *rule.shaft]
+    out.add("arrow", {"cells": out.names(rule.circle), "lines": [out.names(line)]})
