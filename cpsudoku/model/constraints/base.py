@@ -39,9 +39,14 @@ class Constraint:
     kind: ClassVar[str] = ""
     #: What the rule says, in a few words, for ``cpsudoku solve`` and messages.
     meaning: ClassVar[str] = ""
-    #: The family it is listed under (regions, relations, lines, sums, outside
-    #: clues, cells, indexers, composites).
+    #: The family it is listed under (cages, relations, lines, sums, outside clues,
+    #: cells, indexers, composites).
     family: ClassVar[str] = ""
+    #: One JSON line of the rule, for the README's table of rules (a valid spec on a
+    #: 9x9 grid: the tests read each one).
+    example: ClassVar[dict[str, Any]] = {}
+    #: The f-puzzles key it is read from and written to ("" when it has none).
+    fpuzzles_key: ClassVar[str] = ""
     #: True when the rule's meaning depends on the puzzle's other rules (a negative
     #: rule's exempt pairs, a region sum line's regions): :meth:`bind` is then called
     #: when the rules are made.

@@ -48,6 +48,8 @@ class Cage(Constraint):
 
     kind: ClassVar[str] = "cage"
     meaning: ClassVar[str] = "killer: different digits adding up to the cage's sum"
+    example: ClassVar[dict[str, Any]] = {"kind": "cage", "cells": ["r1c1", "r1c2"], "sum": 3}
+    fpuzzles_key: ClassVar[str] = "killercage"
     family: ClassVar[str] = "cages"
     cells: tuple[int, ...]
     total: int | None = None

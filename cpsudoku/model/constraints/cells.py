@@ -85,6 +85,8 @@ class Even(_Parity):
 
     kind: ClassVar[str] = "even"
     meaning: ClassVar[str] = "the cells hold even values"
+    example: ClassVar[dict[str, Any]] = {"kind": "even", "cells": ["r1c1", "r5c5"]}
+    fpuzzles_key: ClassVar[str] = "even"
     remainder: ClassVar[int] = 0
     size: int
     cells: tuple[int, ...]
@@ -97,6 +99,8 @@ class Odd(_Parity):
 
     kind: ClassVar[str] = "odd"
     meaning: ClassVar[str] = "the cells hold odd values"
+    example: ClassVar[dict[str, Any]] = {"kind": "odd", "cells": ["r1c1"]}
+    fpuzzles_key: ClassVar[str] = "odd"
     remainder: ClassVar[int] = 1
     size: int
     cells: tuple[int, ...]
@@ -113,6 +117,8 @@ class Candidates(CellValues):
 
     kind: ClassVar[str] = "candidates"
     meaning: ClassVar[str] = "each listed cell holds one of its given candidates"
+    example: ClassVar[dict[str, Any]] = {"kind": "candidates", "cells": ["r1c1"], "values": ["129"]}
+    fpuzzles_key: ClassVar[str] = "givenPencilMarks"
     size: int
     cells: tuple[int, ...]
     values: tuple[int, ...]  # a bit mask per listed cell

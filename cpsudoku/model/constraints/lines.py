@@ -27,6 +27,8 @@ class Thermometer(MarkRule):
 
     kind: ClassVar[str] = "thermometer"
     meaning: ClassVar[str] = "values increase from the bulb"
+    example: ClassVar[dict[str, Any]] = {"kind": "thermometer", "cells": ["r1c1", "r2c2", "r3c3"]}
+    fpuzzles_key: ClassVar[str] = "thermometer"
     family: ClassVar[str] = "lines"
     size: int
     cells: tuple[int, ...]
@@ -48,6 +50,8 @@ class Whisper(MarkRule):
 
     kind: ClassVar[str] = "whisper"
     meaning: ClassVar[str] = "neighbours on the line differ by at least its value (ceil(n/2))"
+    example: ClassVar[dict[str, Any]] = {"kind": "whisper", "cells": ["r1c1", "r1c2"], "value": 5}
+    fpuzzles_key: ClassVar[str] = "whispers"
     family: ClassVar[str] = "lines"
     size: int
     cells: tuple[int, ...]
@@ -88,6 +92,8 @@ class Palindrome(MarkRule):
 
     kind: ClassVar[str] = "palindrome"
     meaning: ClassVar[str] = "the line reads the same both ways"
+    example: ClassVar[dict[str, Any]] = {"kind": "palindrome", "cells": ["r1c1", "r1c2", "r1c3"]}
+    fpuzzles_key: ClassVar[str] = "palindrome"
     family: ClassVar[str] = "lines"
     size: int
     cells: tuple[int, ...]
@@ -113,6 +119,8 @@ class Renban(Cage):
 
     kind: ClassVar[str] = "renban"
     meaning: ClassVar[str] = "different digits forming a run, in any order"
+    example: ClassVar[dict[str, Any]] = {"kind": "renban", "cells": ["r1c1", "r1c2", "r1c3"]}
+    fpuzzles_key: ClassVar[str] = "renban"
     family: ClassVar[str] = "lines"
 
     def spec(self) -> dict[str, Any]:

@@ -79,6 +79,8 @@ class Sandwich(LineClue):
 
     kind: ClassVar[str] = "sandwich"
     meaning: ClassVar[str] = "the digits between the 1 and the n of a row or column add up"
+    example: ClassVar[dict[str, Any]] = {"kind": "sandwich", "row": 3, "sum": 10}
+    fpuzzles_key: ClassVar[str] = "sandwichsum"
     size: int
     line: str
     index: int

@@ -160,6 +160,8 @@ class AntiKnight(GridRule):
 
     kind: ClassVar[str] = "anti-knight"
     meaning: ClassVar[str] = "cells a knight's move apart differ"
+    example: ClassVar[dict[str, Any]] = {"kind": "anti-knight"}
+    fpuzzles_key: ClassVar[str] = "antiknight"
     steps: ClassVar[tuple[tuple[int, int], ...]] = KNIGHT
     size: int
     cells: tuple[int, ...]
@@ -176,6 +178,8 @@ class AntiKing(GridRule):
 
     kind: ClassVar[str] = "anti-king"
     meaning: ClassVar[str] = "cells a king's move apart (diagonally too) differ"
+    example: ClassVar[dict[str, Any]] = {"kind": "anti-king"}
+    fpuzzles_key: ClassVar[str] = "antiking"
     steps: ClassVar[tuple[tuple[int, int], ...]] = KING
     size: int
     cells: tuple[int, ...]
@@ -192,6 +196,7 @@ class NonConsecutive(GridRule):
 
     kind: ClassVar[str] = "non-consecutive"
     meaning: ClassVar[str] = "orthogonal neighbours are not consecutive"
+    example: ClassVar[dict[str, Any]] = {"kind": "non-consecutive"}
     steps: ClassVar[tuple[tuple[int, int], ...]] = ORTHOGONAL
     size: int
     cells: tuple[int, ...]
@@ -308,6 +313,8 @@ class KropkiWhite(ValuedMark):
 
     kind: ClassVar[str] = "kropki-white"
     meaning: ClassVar[str] = "the two cells differ by the dot's value (1)"
+    example: ClassVar[dict[str, Any]] = {"kind": "kropki-white", "cells": ["r1c1", "r1c2"]}
+    fpuzzles_key: ClassVar[str] = "difference"
     size: int
     cells: tuple[int, ...]
     value: int = 1
@@ -320,6 +327,12 @@ class KropkiBlack(ValuedMark):
 
     kind: ClassVar[str] = "kropki-black"
     meaning: ClassVar[str] = "one cell is the dot's value (2) times the other"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "kropki-black",
+        "cells": ["r1c1", "r1c2"],
+        "value": 3,
+    }
+    fpuzzles_key: ClassVar[str] = "ratio"
     size: int
     cells: tuple[int, ...]
     value: int = 2
@@ -332,6 +345,8 @@ class XMark(ValuedMark):
 
     kind: ClassVar[str] = "x"
     meaning: ClassVar[str] = "the two cells add up to 10"
+    example: ClassVar[dict[str, Any]] = {"kind": "x", "cells": ["r1c1", "r1c2"]}
+    fpuzzles_key: ClassVar[str] = "xv"
     size: int
     cells: tuple[int, ...]
     value: int = 10
@@ -344,6 +359,8 @@ class VMark(ValuedMark):
 
     kind: ClassVar[str] = "v"
     meaning: ClassVar[str] = "the two cells add up to 5"
+    example: ClassVar[dict[str, Any]] = {"kind": "v", "cells": ["r1c1", "r1c2"]}
+    fpuzzles_key: ClassVar[str] = "xv"
     size: int
     cells: tuple[int, ...]
     value: int = 5
@@ -372,6 +389,12 @@ class Negative(PairRule):
 
     kind: ClassVar[str] = "negative"
     meaning: ClassVar[str] = "every dot or mark of its kind is given"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "negative",
+        "of": "kropki-white",
+        "exempt": ["kropki-white", "kropki-black"],
+    }
+    fpuzzles_key: ClassVar[str] = "nonconsecutive, negative"
     binds: ClassVar[bool] = True
     size: int
     cells: tuple[int, ...]

@@ -80,6 +80,12 @@ class LittleKiller(LinearSum):
 
     kind: ClassVar[str] = "little-killer"
     meaning: ClassVar[str] = "the diagonal's cells add up to its sum (digits may repeat)"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "little-killer",
+        "cells": ["r1c3", "r2c2", "r3c1"],
+        "sum": 12,
+    }
+    fpuzzles_key: ClassVar[str] = "littlekillersum"
     cells: tuple[int, ...]
     total: int
 
@@ -123,6 +129,12 @@ class Arrow(LinearSum):
 
     kind: ClassVar[str] = "arrow"
     meaning: ClassVar[str] = "the shaft adds up to the number in the circle"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "arrow",
+        "circle": ["r1c1"],
+        "cells": ["r1c2", "r1c3"],
+    }
+    fpuzzles_key: ClassVar[str] = "arrow"
     circle: tuple[int, ...]
     shaft: tuple[int, ...]
 
