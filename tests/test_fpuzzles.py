@@ -258,3 +258,73 @@ def test_fpuzzles_rules_cpsudoku_lacks_are_refused_by_name(
 ) -> None:
     with pytest.raises(RulesError, match=message):
         from_fpuzzles(_fpuzzles(**rules))
+
+
+# -------------------------------------------- the command line: notes, filled digits
+
+
+def _obj_with_solution() -> dict[str, object]:
+    """The dotted kropki puzzle with its solution stored, a filled digit and a drawing."""
+    obj = {**_dotted(), "nonconsecutive": True, "negative": ["ratio"]}
+    obj["solution"] = [int(ch) for ch in GRID]
+    obj["grid"][4][4] = {"value": int(GRID[40])}  # type: ignore[index]  # not given
+    obj["text"] = [{"cells": ["R1C1"], "value": "?"}]
+    obj["line"] = [{"lines": [["R1C1", "R1C2"]], "fromConstraint": "Renban"}]  # a copy
+    obj["title"] = "Dots"
+    return obj
+
+
+def test_solve_reads_notes_filled_digits_and_checks_the_stored_solution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.json"
+    obj = _obj_with_solution()
+    path.write_text(json.dumps(obj))
+    assert main(["solve", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "unique" in out
+    assert "read past drawings" in err
+    assert "text" in err
+    assert "line" not in err.split("drawings", 1)[1].split(";")[0]  # the copy is no drawing
+    assert "1 filled digit" in err
+    assert "stored solution" not in err  # it is the answer
+    obj["solution"] = [int(ch) for ch in GRID[:-2]] + [int(GRID[-1]), int(GRID[-2])]
+    path.write_text(json.dumps(obj))
+    assert main(["solve", str(path)]) == 0
+    assert "stored solution differs from the answer at r9c8, r9c9" in capsys.readouterr().err
+
+
+def test_include_filled_keeps_filled_digits_as_givens(capsys: pytest.CaptureFixture[str]) -> None:
+    obj = _obj_with_solution()
+    text = json.dumps(obj)
+    assert main(["show", text, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["puzzle"][40] == "."
+    assert main(["show", text, "--json", "--include-filled"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["puzzle"][40] == GRID[40]
+
+
+def test_show_lists_every_rule_and_export_reads_back(capsys: pytest.CaptureFixture[str]) -> None:
+    obj = _obj_with_solution()
+    text = json.dumps(obj)
+    assert main(["show", text]) == 0
+    out = capsys.readouterr().out
+    assert "title: Dots" in out
+    assert out.count("  - kropki-white") == len(obj["difference"])  # type: ignore[arg-type]
+    assert "json: " in out
+    assert main(["export", text, "--to", "fpuzzles-link"]) == 0
+    link = capsys.readouterr().out.strip()
+    assert link.startswith("https://www.f-puzzles.com/?load=")
+    assert parse(link).rules == from_fpuzzles_quiet(obj).rules
+    assert main(["export", link, "--to", "fpuzzles"]) == 0
+    back = json.loads(capsys.readouterr().out)
+    assert back["nonconsecutive"] is True
+    assert back["negative"] == ["ratio"]
+    assert back["title"] == "Dots"
+
+
+def from_fpuzzles_quiet(obj: dict[str, object]) -> Puzzle:
+    from cpsudoku.model.fpuzzles import read_fpuzzles
+
+    return read_fpuzzles(obj).puzzle

@@ -58,6 +58,7 @@ COMMANDS: dict[str, Command] = {
     for name in (
         "solve",
         "count",
+        "show",
         "batch",
         "bench",
         "export",

@@ -11,10 +11,12 @@ import warnings
 from cpsudoku.cli.common import (
     EXIT_OK,
     EXIT_SOME_INVALID,
+    PUZZLE_HELP,
     Command,
     UsageError,
     add_box_options,
     add_force_option,
+    add_setter_options,
     puzzle_arg,
     refuse_existing_output,
     refuse_overwrite,
@@ -25,8 +27,9 @@ from cpsudoku.model.forms import AmbiguousZeroWarning
 
 
 def _configure_canon(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, a file holding one, or -")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     add_box_options(p)
+    add_setter_options(p)
     p.add_argument(
         "--method",
         choices=("auto", "minlex", "graph"),

@@ -10,6 +10,7 @@ import stat
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from cpsudoku.model.links import is_link
 from cpsudoku.model.result import Status
 
 if TYPE_CHECKING:
+    from cpsudoku.model.fpuzzles import FpuzzlesPuzzle
     from cpsudoku.model.puzzle import Puzzle
 
 
@@ -115,14 +117,19 @@ def read_puzzle_arg(arg: str, box: str | None = None, symbols: str | None = None
     return _one_puzzle(decode_text(data, arg), box, symbols)
 
 
-def puzzle_arg(args: argparse.Namespace) -> str | Puzzle:
-    """The PUZZLE argument's text, read with ``--symbols`` when given (then parsed)."""
-    text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
-    if args.symbols is None:
-        return text
-    from cpsudoku.model.forms import parse
+#: The help of every PUZZLE argument.
+PUZZLE_HELP = (
+    "puzzle text, a file holding one, - for stdin, JSON with its rules, or an f-puzzles "
+    "or SudokuPad link"
+)
 
-    return parse(text, args.box, check=False, symbols=args.symbols)
+
+def puzzle_arg(args: argparse.Namespace) -> str | Puzzle:
+    """The PUZZLE argument: its text, or a Puzzle (``--symbols``, a setter's format).
+
+    See :func:`puzzle_input`; a setter's notes are shown as warnings.
+    """
+    return puzzle_input(args).puzzle
 
 
 def _path_problem(arg: str, box: str | None, symbols: str | None) -> str | None:
@@ -222,6 +229,71 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
         help="python-sat solver for the sat backend, e.g. cadical153, glucose4, minisat22 "
         "(the same as --backend sat:NAME)",
     )
+
+
+def add_setter_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--include-filled``: how to read a setter's puzzle (f-puzzles, SudokuPad)."""
+    p.add_argument(
+        "--include-filled",
+        action="store_true",
+        help="in an f-puzzles or SudokuPad puzzle, keep digits filled in but not marked "
+        "given as givens (f-puzzles' solvers leave them out, and so does cpsudoku by "
+        "default)",
+    )
+
+
+@dataclass
+class PuzzleInput:
+    """A PUZZLE argument as read: its text, or a setter's puzzle with what came with it.
+
+    Attributes:
+        puzzle: the text to parse, or the Puzzle of a setter's format.
+        setter: the f-puzzles (or SudokuPad) reading: notes, stored solution, title.
+    """
+
+    puzzle: str | Puzzle
+    setter: FpuzzlesPuzzle | None = None
+
+    def check_answer(self, solution: Puzzle | None) -> None:
+        """Warn when the puzzle's stored solution is not the answer found."""
+        stored = self.setter.solution if self.setter is not None else None
+        if stored is None or solution is None or tuple(solution.cells) == stored:
+            return
+        n = solution.n
+        wrong = [i for i, (a, b) in enumerate(zip(solution.cells, stored, strict=True)) if a != b]
+        where = ", ".join(f"r{i // n + 1}c{i % n + 1}" for i in wrong[:5])
+        more = f" and {len(wrong) - 5} more" if len(wrong) > 5 else ""
+        warn(
+            f"the puzzle's stored solution differs from the answer at {where}{more}: "
+            "either the stored solution is wrong, or a rule is not read as the setter "
+            "meant (run 'cpsudoku show' to see the rules as read)"
+        )
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr."""
+    print(f"cpsudoku: warning: {message}", file=sys.stderr)
+
+
+def puzzle_input(args: argparse.Namespace) -> PuzzleInput:
+    """The PUZZLE argument read, a setter's format becoming its Puzzle.
+
+    f-puzzles JSON or a link is read here (``--include-filled``), its notes shown as
+    warnings; other text is left to ``parse`` (parsed here with ``--symbols``).
+    """
+    from cpsudoku.model.fpuzzles import read_fpuzzles_text
+
+    text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
+    setter = read_fpuzzles_text(text, include_filled=getattr(args, "include_filled", False))
+    if setter is None:
+        if args.symbols is not None:
+            from cpsudoku.model.forms import parse
+
+            return PuzzleInput(parse(text, args.box, check=False, symbols=args.symbols))
+        return PuzzleInput(text)
+    for note in setter.notes:
+        warn(note)
+    return PuzzleInput(setter.puzzle, setter)
 
 
 def add_box_options(p: argparse.ArgumentParser) -> None:

@@ -22,9 +22,11 @@ from cpsudoku.cli.common import (
     EXIT_OK,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
+    PUZZLE_HELP,
     Command,
     add_backend_options,
     add_box_options,
+    add_setter_options,
     backend_spec,
     check_time_limit_option,
     puzzle_arg,
@@ -51,9 +53,10 @@ def _stepper(bar: Progress) -> Callable[[str, int, int], None]:
 
 
 def _configure_certify(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="certificate folder")
     add_box_options(p)
+    add_setter_options(p)
     _add_run_options(
         p,
         "seconds for the whole; the solve and the core search stop at it (exit 3), no "
@@ -153,8 +156,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _configure_candidates(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     add_box_options(p)
+    add_setter_options(p)
     _add_run_options(
         p,
         "seconds for the whole; when they run out the candidates found so far are "

@@ -12,10 +12,12 @@ from cpsudoku.cli.common import (
     EXIT_OK,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
+    PUZZLE_HELP,
     Command,
     UsageError,
     add_box_options,
     add_force_option,
+    add_setter_options,
     puzzle_arg,
     refuse_existing_output,
 )
@@ -144,8 +146,9 @@ def _run_generate(args: argparse.Namespace) -> int:
 
 
 def _configure_rate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     add_box_options(p)
+    add_setter_options(p)
     p.add_argument("--steps", action="store_true", help="list every step with its reason")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

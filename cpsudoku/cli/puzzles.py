@@ -13,28 +13,32 @@ from cpsudoku.cli.common import (
     EXIT_OK,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
+    PUZZLE_HELP,
     STATUS_TEXT,
     Command,
+    PuzzleInput,
     UsageError,
     add_backend_options,
     add_box_options,
+    add_setter_options,
     backend_spec,
     check_time_limit_option,
-    puzzle_arg,
-    read_puzzle_arg,
+    puzzle_input,
     refuse_overwrite,
 )
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.result import Result, Status
 
 if TYPE_CHECKING:
+    from cpsudoku.model.puzzle import Puzzle
     from cpsudoku.model.rules import Rules
 
 
 def _configure_solve(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     add_backend_options(p)
     add_box_options(p)
+    add_setter_options(p)
     p.add_argument(
         "--no-unique", action="store_true", help="stop at the first solution (status solved)"
     )
@@ -46,7 +50,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from cpsudoku.api import solve
 
     check_time_limit_option(args.time_limit)
-    text = read_puzzle_arg(args.puzzle, args.box, args.symbols)
+    given = puzzle_input(args)
+    text = given.puzzle
     result = solve(
         text,
         backend=backend_spec(args),
@@ -82,6 +87,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         elif result.error and result.status in (Status.INVALID, Status.REFUSED):
             line = f"{line}: {result.error}"
         print(f"{line} ({result.backend}, {result.seconds * 1000:.1f} ms)")
+    given.check_answer(result.solution)
     return EXIT_FOR_STATUS[result.status]
 
 
@@ -89,12 +95,14 @@ def _run_solve(args: argparse.Namespace) -> int:
 RULES_CONTRADICT = "the rules contradict each other: no grid keeps them, even with no givens"
 
 
-def _rules_of(result: Result, text: str, args: argparse.Namespace) -> Rules | None:
+def _rules_of(result: Result, text: str | Puzzle, args: argparse.Namespace) -> Rules | None:
     """The rules of the solved puzzle (read again when no solution carries them)."""
     if result.solution is not None:
         return result.solution.rules
     if result.status is Status.INVALID:
         return None
+    if not isinstance(text, str):
+        return text.rules
     from cpsudoku.model.forms import parse
 
     try:
@@ -120,12 +128,13 @@ RULES_CHECK_SECONDS = 10.0
 
 
 def _configure_count(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
     p.add_argument(
         "--limit", type=int, default=1000, metavar="K", help="stop counting at K (default 1000)"
     )
     add_backend_options(p)
     add_box_options(p)
+    add_setter_options(p)
     p.add_argument("--time-limit", type=float, metavar="S", help="seconds for the count")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -137,7 +146,7 @@ def _run_count(args: argparse.Namespace) -> int:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     check_time_limit_option(args.time_limit)
     found = count_solutions(
-        read_puzzle_arg(args.puzzle, args.box, args.symbols),
+        puzzle_input(args).puzzle,
         args.limit,
         backend_spec(args),
         time_limit=args.time_limit,
@@ -162,24 +171,98 @@ def _run_count(args: argparse.Namespace) -> int:
     return EXIT_OK if found.count else EXIT_UNSOLVABLE
 
 
+#: The formats ``export`` writes: encodings, and the setters' tools.
+EXPORTS = ("dimacs", "cpsat", "fpuzzles", "fpuzzles-link", "sudokupad")
+
+
 def _configure_export(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle text, - for stdin, or a file")
-    p.add_argument("--to", required=True, choices=["dimacs", "cpsat"], help="output format")
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+    p.add_argument(
+        "--to",
+        required=True,
+        choices=EXPORTS,
+        help="dimacs (CNF), cpsat (a CP-SAT model), fpuzzles (f-puzzles' JSON), "
+        "fpuzzles-link (an f-puzzles share link), sudokupad (a SudokuPad link)",
+    )
     add_box_options(p)
+    add_setter_options(p)
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write here instead of stdout (- is stdout)"
     )
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from cpsudoku.encode.export import export
-
     refuse_overwrite(args.puzzle, args.output)
-    text = export(puzzle_arg(args), args.to, box=args.box)
+    given = puzzle_input(args)
+    if args.to in ("dimacs", "cpsat"):
+        from cpsudoku.encode.export import export
+
+        text = export(given.puzzle, args.to, box=args.box)
+    else:
+        text = _setters_export(given, args) + "\n"
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _setters_export(given: PuzzleInput, args: argparse.Namespace) -> str:
+    """The puzzle in f-puzzles' JSON, as an f-puzzles link, or as a SudokuPad link."""
+    from cpsudoku.model.forms import parse
+    from cpsudoku.model.fpuzzles import fpuzzles_link, to_fpuzzles
+
+    puzzle = given.puzzle if not isinstance(given.puzzle, str) else parse(given.puzzle, args.box)
+    setter = given.setter
+    obj = to_fpuzzles(
+        puzzle,
+        title=setter.title if setter else "",
+        author=setter.author if setter else "",
+        ruleset=setter.ruleset if setter else "",
+    )
+    if args.to == "fpuzzles":
+        return json.dumps(obj)
+    if args.to == "fpuzzles-link":
+        return fpuzzles_link(obj)
+    from cpsudoku.model.sudokupad import sudokupad_link
+
+    return sudokupad_link(puzzle)
+
+
+def _configure_show(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+    add_box_options(p)
+    add_setter_options(p)
+    p.add_argument("--json", action="store_true", help="print the puzzle's JSON only")
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    """The puzzle as read: its grid, every rule on a line of its own, and its JSON."""
+    from cpsudoku.model.forms import parse
+
+    given = puzzle_input(args)
+    puzzle = parse(given.puzzle, args.box, check=False)
+    spec = {"rules": puzzle.rules.spec(), "puzzle": puzzle.line(args.symbols)}
+    if args.json:
+        print(json.dumps(spec))
+        return EXIT_OK
+    setter = given.setter
+    if setter is not None:
+        for label, value in (("title", setter.title), ("author", setter.author)):
+            if value:
+                print(f"{label}: {value}")
+    print(puzzle.pretty(args.symbols))
+    print()
+    for line in puzzle.rules.describe():
+        print(f"- {line}")
+    n = puzzle.n
+    for c in puzzle.rules.constraints:
+        print(f"  - {c.describe(n)}")
+    givens = sum(1 for v in puzzle.cells if v)
+    print(f"{givens} given{'s' * (givens != 1)}")
+    if setter is not None and setter.ruleset:
+        print("rules text: " + " ".join(setter.ruleset.split()))
+    print("json: " + json.dumps(spec))
     return EXIT_OK
 
 
@@ -196,8 +279,13 @@ COMMANDS: dict[str, Command] = {
         _run_count,
     ),
     "export": (
-        "write a puzzle's encoding: DIMACS CNF or a CP-SAT model",
+        "write a puzzle's encoding (DIMACS CNF, a CP-SAT model) or its f-puzzles or SudokuPad form",
         _configure_export,
         _run_export,
+    ),
+    "show": (
+        "show a puzzle as read: its grid, every rule on a line, its JSON",
+        _configure_show,
+        _run_show,
     ),
 }

@@ -356,6 +356,24 @@ def _number(value: object, what: str, low: int, high: int) -> int:
     return number
 
 
+def read_fpuzzles_text(text: str, *, include_filled: bool = False) -> FpuzzlesPuzzle | None:
+    """An f-puzzles puzzle from its JSON text or a share link, or None for other text.
+
+    Raises:
+        RulesError, PuzzleError: it is f-puzzles data but cannot be read (named).
+    """
+    shared = share_text(text)
+    if shared is not None:
+        text = shared
+    elif not text.lstrip().startswith("{"):
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return read_fpuzzles(obj, include_filled=include_filled) if is_fpuzzles(obj) else None
+
+
 def parse_fpuzzles_text(text: str, *, include_filled: bool = False) -> Puzzle | None:
     """The puzzle of f-puzzles JSON text or a share link, or None for other text."""
     shared = share_text(text)

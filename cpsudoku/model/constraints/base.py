@@ -11,6 +11,7 @@ to its own check on every 4x4 grid.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -88,6 +89,27 @@ class Constraint:
         primitives, which the brute-force tests hold to :meth:`problem`.
         """
         return all(p.possible(values, n) for p in self.compile(n))
+
+    def describe(self, n: int) -> str:
+        """The rule in one line: what it is, where, its parameters and what it says.
+
+        ``thermometer r1c1-r2c2-r3c3: values increase from the bulb``.
+        """
+        spec = self.spec()
+        if not self.cells or len(self.cells) == n * n:  # a rule of the whole grid
+            cells = ""
+        elif len(self.cells) > 8:
+            first, last = cell_name(self.cells[0], n), cell_name(self.cells[-1], n)
+            cells = f"{first}...{last} ({len(self.cells)} cells)"
+        else:
+            cells = "-".join(cell_name(i, n) for i in self.cells)
+        params = ", ".join(
+            f"{k} {json.dumps(v)}" for k, v in spec.items() if k not in ("kind", "cells")
+        )
+        head = " ".join(
+            part for part in (self.kind, cells, f"({params})" if params else "") if part
+        )
+        return f"{head}: {self.meaning}"
 
     def where(self, n: int) -> str:
         """Where the rule is, for messages: ``the thermometer at r1c1``."""
