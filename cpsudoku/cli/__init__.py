@@ -39,6 +39,7 @@ from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
 from cpsudoku.engines import native_built
+from cpsudoku.engines.interrupts import is_sat_interrupt
 from cpsudoku.model.errors import CpSudokuError, PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Count, Result, Status
@@ -179,6 +180,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
         print("cpsudoku: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     except KeyboardInterrupt:
+        print("cpsudoku: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        # python-sat's report of Ctrl-C (the engines raise KeyboardInterrupt for it;
+        # one that escaped them is still Ctrl-C, never a traceback and exit code 1).
+        if not is_sat_interrupt(exc):
+            raise
         print("cpsudoku: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 

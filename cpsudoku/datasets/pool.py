@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.engines import get_backend
-from cpsudoku.engines.processes import die_with_parent, parent_identity
+from cpsudoku.engines.processes import die_with_parent, ignore_ctrl_c, parent_identity
 
 if TYPE_CHECKING:
     pass
@@ -60,7 +60,7 @@ def _init_worker(options: SolveOptions, parent: tuple[int, bool]) -> None:
     gc.set_threshold(*GC_THRESHOLDS)  # a worker lives for one run
     # Ctrl-C and SIGTERM are the parent's to handle: it stops dispatching, ends the
     # workers and closes the output. A worker whose parent died ends at once.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(*parent)
     get_backend(options.backend)  # encode the rules once, before the first chunk

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections import deque
@@ -51,7 +50,7 @@ from typing import Any, cast
 
 from cpsudoku.engines import REGISTRY, available_engines, backend_class, create_backend
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.engines.processes import die_with_parent, parent_identity
+from cpsudoku.engines.processes import die_with_parent, ignore_ctrl_c, parent_identity
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -104,7 +103,7 @@ def _serve(spec: str, conn: Connection, parent: tuple[int, bool]) -> None:
     ``(job, "ok", solutions, count, exhausted, timed_out, stats)`` or
     ``(job, "error", message)``.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()
     die_with_parent(*parent)  # never search on for a parent that is gone
     try:
         engine = create_backend(spec)

@@ -1,6 +1,7 @@
 """Worker processes that never outlive the process that started them.
 
-Batch workers and the portfolio's engines are separate processes. If their parent
+Batch workers and the portfolio's engines are separate processes. Ctrl-C is their
+parent's to handle (:func:`ignore_ctrl_c`). If their parent
 ends without stopping them (``kill -9``, a crash, SIGTERM to the parent alone) they
 must end too, instead of solving on for nobody. Two guards, both started by the
 worker itself, first thing:
@@ -27,6 +28,21 @@ WATCH_EVERY = 0.5
 
 #: ``prctl`` option number of the parent-death signal (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
+
+
+def ignore_ctrl_c() -> None:
+    """Leave Ctrl-C to the parent: ignore SIGINT in this worker, and block it too.
+
+    A terminal sends Ctrl-C to every process of the foreground group, workers
+    included; the parent stops them. Ignoring SIGINT is not enough: python-sat puts
+    its own handler in place for every solver call made from the main thread, and a
+    Ctrl-C then stops the worker's search with an error (and leaves a CaDiCaL solver
+    that aborts the process on its next call). A blocked signal reaches no handler.
+    Call it first thing, before any thread starts: threads inherit the mask.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def parent_identity() -> tuple[int, bool]:

@@ -96,6 +96,8 @@ def true_candidates(puzzle: PuzzleLike) -> TrueCandidates:
     """
     from pysat.solvers import Solver
 
+    from cpsudoku.engines.interrupts import SatInterrupts
+
     start = time.perf_counter()
     p = puzzle if isinstance(puzzle, Puzzle) else parse(puzzle, check=False)
     p.check()
@@ -105,7 +107,8 @@ def true_candidates(puzzle: PuzzleLike) -> TrueCandidates:
     calls = 0
     if any(not c for c in red.clauses):  # an open cell with no value left
         return TrueCandidates(p, (0,) * len(masks), calls, time.perf_counter() - start)
-    with Solver(name=SOLVER, bootstrap_with=red.clauses) as s:
+    # Ctrl-C during a call: KeyboardInterrupt, and the solver is deleted unused.
+    with Solver(name=SOLVER, bootstrap_with=red.clauses) as s, SatInterrupts():
         open_cells = [(i, lits) for i, lits in enumerate(red.candidates) if lits]
 
         def mark(model: list[int]) -> None:

@@ -240,9 +240,13 @@ def prove(clauses: Sequence[Clause]) -> str | None:
     """A DRUP proof of ``clauses``' unsatisfiability from a fresh CaDiCaL, or None if SAT."""
     from pysat.solvers import Cadical153
 
+    from cpsudoku.engines.interrupts import SatInterrupts
+
+    # Ctrl-C during the search: KeyboardInterrupt, and the solver is deleted unused.
     with Cadical153(bootstrap_with=[list(c) for c in clauses], with_proof=True) as s:
-        if s.solve():
-            return None
+        with SatInterrupts():
+            if s.solve():
+                return None
         lines = s.get_proof()
     return "\n".join(lines) + "\n"
 

@@ -1,0 +1,200 @@
+"""Ctrl-C inside a python-sat solver call, turned into the KeyboardInterrupt Python expects.
+
+python-sat makes its solver calls interruptible by Ctrl-C its own way: for the length
+of a call made from the main thread it replaces the SIGINT handler with one of its
+own, which ``longjmp``s out of the solver. The call then raises ``pysolvers.error:
+Caught keyboard interrupt``, an ordinary ``Exception``: a command line that maps
+KeyboardInterrupt to exit code 130 printed a traceback and exited 1 instead, the code
+for "proven unsolvable". The jump also leaves three things behind:
+
+- its handler stays installed (the one saved before the call is never put back), so
+  a later Ctrl-C jumps into a stack frame that no longer exists;
+- SIGINT stays blocked in the main thread (``longjmp`` out of a signal handler does
+  not restore the signal mask), so every later Ctrl-C is held back for good;
+- the solver is unusable: CaDiCaL aborts the whole process (``fatal error: invalid
+  API usage ... solver in invalid state``) on the next call of any kind but delete.
+
+Every python-sat search in the package therefore runs under :class:`SatInterrupts`
+(or calls :func:`raise_interrupt` on failure), which puts the handler and the signal
+mask back and raises KeyboardInterrupt; the caller deletes the solver. Worker
+processes, where Ctrl-C belongs to the parent, block SIGINT instead
+(:func:`cpsudoku.engines.processes.ignore_ctrl_c`), so the handler never fires there.
+
+A call that python-sat runs *without* its handler (``solve_limited(expect_interrupt=
+True)``, stopped at a deadline by ``interrupt()`` from another thread) has the
+opposite fault: Python's own handler only notes the Ctrl-C, and acts on it when the
+call returns, at the deadline. :class:`StopAt` stops such a call at the deadline or at
+once on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Literal
+
+#: The message of the exception python-sat raises when Ctrl-C stops a solver call.
+SAT_INTERRUPT = "Caught keyboard interrupt"
+
+
+def is_sat_interrupt(exc: BaseException) -> bool:
+    """True when ``exc`` is python-sat's report of a solver call stopped by Ctrl-C.
+
+    The class is ``pysolvers.error`` (python-sat's C module), which also reports other
+    failures; only the message tells an interrupt. Read without importing python-sat.
+    """
+    return type(exc).__module__ == "pysolvers" and str(exc) == SAT_INTERRUPT
+
+
+def restore_sigint() -> None:
+    """Put back Python's SIGINT handler and unblock SIGINT (see the module docstring).
+
+    Only the main thread's handler and mask are touched; python-sat installs its
+    handler only for calls from the main thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is not None:  # None: a handler not set from Python, left as it is
+        signal.signal(signal.SIGINT, handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def raise_interrupt(exc: BaseException) -> None:
+    """Raise KeyboardInterrupt in place of ``exc`` when it is python-sat's interrupt.
+
+    Returns (and the caller re-raises ``exc``) for any other exception.
+    """
+    if is_sat_interrupt(exc):
+        restore_sigint()
+        raise KeyboardInterrupt from None
+
+
+class SatInterrupts:
+    """Context manager: python-sat's interrupt inside the block leaves as KeyboardInterrupt.
+
+    The solvers used in the block must not be called again afterwards, only deleted
+    (``with Solver(...)`` does that); any other exception passes through unchanged.
+
+    >>> with SatInterrupts():
+    ...     pass
+    """
+
+    def __enter__(self) -> SatInterrupts:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
+        if exc is not None:
+            raise_interrupt(exc)
+        return False
+
+
+def _python_handles_sigint() -> bool:
+    """True when Ctrl-C reaches a Python handler here (then :class:`StopAt` watches it)."""
+    return (
+        threading.current_thread() is threading.main_thread()
+        and hasattr(signal, "sigtimedwait")
+        and hasattr(signal, "pthread_sigmask")
+        and hasattr(signal, "pthread_kill")
+        and callable(signal.getsignal(signal.SIGINT))
+    )
+
+
+class StopAt:
+    """Context manager: call ``stop()`` after ``seconds``, or at once on Ctrl-C.
+
+    For a blocking call that runs without the GIL and is stopped from another thread
+    (python-sat's ``interrupt()``). A thread calls ``stop`` at the deadline, unless the
+    block ends first. In the main thread, where Python handles Ctrl-C, SIGINT is also
+    blocked for the length of the block and the thread waits for it with
+    ``sigtimedwait``: a Ctrl-C calls ``stop`` at once, and is raised again for Python's
+    handler (KeyboardInterrupt by default) when the block ends. Elsewhere only the
+    deadline is watched.
+
+    Attributes:
+        stopped: True when ``stop`` was called (the deadline, or Ctrl-C).
+        ctrl_c: True when Ctrl-C was pressed during the block.
+    """
+
+    def __init__(self, stop: Callable[[], None], seconds: float) -> None:
+        self.stop = stop
+        self.deadline = time.monotonic() + seconds
+        self.stopped = False
+        self.ctrl_c = False
+        self._lock = threading.Lock()
+        self._done = False  # the block has ended
+        self._waiting = True  # the thread has not yet decided (it may be woken)
+        self._signals = _python_handles_sigint()
+        self._mask: set[int | signal.Signals] = set()
+        self._thread = threading.Thread(target=self._watch, name="cpsudoku-stop-at", daemon=True)
+        self._woken = threading.Event()
+
+    def __enter__(self) -> StopAt:
+        if self._signals:  # before the thread starts: it inherits the mask
+            self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
+        with self._lock:
+            self._done = True
+            if self._waiting:  # wake it: a SIGINT meant for that thread alone
+                if self._signals:
+                    assert self._thread.ident is not None
+                    signal.pthread_kill(self._thread.ident, signal.SIGINT)
+                self._woken.set()
+        self._thread.join()
+        if self._signals:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+            if self.ctrl_c:  # Python's handler gets it now, as if it came now
+                signal.raise_signal(signal.SIGINT)
+        return False
+
+    def _watch(self) -> None:
+        """The thread: wait for the deadline, Ctrl-C or the end of the block."""
+        taken = 0  # SIGINTs taken: Ctrl-C, or the wake-up sent when the block ends
+        while True:
+            left = self.deadline - time.monotonic()
+            if left > 0:
+                if self._signals:
+                    taken += signal.sigtimedwait({signal.SIGINT}, left) is not None
+                else:
+                    self._woken.wait(left)
+            with self._lock:
+                if self._done:  # the block ended first; one SIGINT taken was the wake-up
+                    if self._signals:
+                        while signal.sigtimedwait({signal.SIGINT}, 0) is not None:
+                            taken += 1
+                        self.ctrl_c = taken > 1
+                    self._waiting = False
+                    return
+                if taken or time.monotonic() >= self.deadline:
+                    self.ctrl_c = taken > 0
+                    self._waiting = False
+                    self.stopped = True
+                    self.stop()
+                    return
+
+
+__all__ = [
+    "SAT_INTERRUPT",
+    "SatInterrupts",
+    "StopAt",
+    "is_sat_interrupt",
+    "raise_interrupt",
+    "restore_sigint",
+]
