@@ -38,7 +38,7 @@ from cpsudoku.cli.common import (
 from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
-from cpsudoku.engines import native_built
+from cpsudoku.engines import call_scope, native_built
 from cpsudoku.engines.interrupts import is_sat_interrupt
 from cpsudoku.model.errors import CpSudokuError, PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
     run = COMMANDS[args.command][2]
     try:
-        with _stop_on_sigterm(), warnings.catch_warnings():
+        with _stop_on_sigterm(), warnings.catch_warnings(), call_scope():
             warnings.showwarning = _show_warning
             warnings.simplefilter("default", AmbiguousZeroWarning)
             return run(args)
