@@ -20,7 +20,7 @@ import importlib.util
 import inspect
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, cast
 
@@ -214,8 +214,37 @@ def get_backend(spec: str) -> Backend:
     return backend
 
 
-@contextmanager
-def call_scope() -> Iterator[None]:
+class _CallScope:
+    """The context manager that :func:`call_scope` returns.
+
+    A class, not a generator: about a microsecond per call of ``cpsudoku.solve``, a
+    fifth of what a ``contextlib.contextmanager`` costs.
+    """
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        global _scopes
+        with _scope_lock:
+            _scopes += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _scopes
+        with _scope_lock:
+            _scopes -= 1
+            if _scopes or not _used:
+                return
+            done = sorted(_used)
+            _used.clear()
+        for spec in done:
+            if (backend := _live.get(spec)) is not None:
+                backend.release()
+
+
+_CALL_SCOPE = _CallScope()
+
+
+def call_scope() -> AbstractContextManager[None]:
     """One call of the module-level API: what it starts through :func:`get_backend` ends.
 
     The process-wide backends keep their encoded rules and live solvers for good, but
@@ -229,20 +258,7 @@ def call_scope() -> Iterator[None]:
     or one of the caller's own (:func:`create_backend`, a ``with`` block), keeps its
     workers until its ``close()``.
     """
-    global _scopes
-    with _scope_lock:
-        _scopes += 1
-    try:
-        yield
-    finally:
-        with _scope_lock:
-            _scopes -= 1
-            done = sorted(_used) if _scopes == 0 else []
-            if _scopes == 0:
-                _used.clear()
-        for spec in done:
-            if (backend := _live.get(spec)) is not None:
-                backend.release()
+    return _CALL_SCOPE
 
 
 def one_call(fn: Callable[_P, _R]) -> Callable[_P, _R]:
