@@ -367,3 +367,36 @@ def test_after_ctrl_c_in_python_sat_everything_still_works(
     assert lines == ["interrupted\n", f"again: {again}\n", "ready\n"], err
     assert out == "second Ctrl-C\n", err
     assert proc.returncode == 0, err
+
+
+def test_ctrl_c_while_the_portfolio_engines_start_prints_no_traceback() -> None:
+    # A spawned engine imports for a second or more before it ignores Ctrl-C; one
+    # pressed meanwhile stopped its imports with a KeyboardInterrupt traceback.
+    proc = cpsudoku(
+        "solve",
+        FRISCH,
+        "--backend",
+        "portfolio",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+    def spawned() -> bool:
+        for pid in children(proc.pid):
+            with contextlib.suppress(FileNotFoundError):
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return True
+        return False
+
+    try:
+        assert wait_for(spawned, 60)
+        time.sleep(0.3)  # well inside its imports
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == 130, err.decode()
+    assert err.decode() == "cpsudoku: interrupted\n"

@@ -58,7 +58,12 @@ from typing import Any, cast
 
 from cpsudoku.engines import REGISTRY, available_engines, backend_class, create_backend
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.engines.processes import die_with_parent, ignore_ctrl_c, parent_identity
+from cpsudoku.engines.processes import (
+    ctrl_c_held,
+    die_with_parent,
+    ignore_ctrl_c,
+    parent_identity,
+)
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -178,7 +183,8 @@ class _Worker:
             name=f"cpsudoku-portfolio-{spec}",
             daemon=True,
         )
-        self.process.start()
+        with ctrl_c_held():  # until the worker ignores it (see _serve)
+            self.process.start()
         child.close()
 
     def send(self, job: _Job) -> None:
