@@ -400,3 +400,21 @@ def test_ctrl_c_while_the_portfolio_engines_start_prints_no_traceback() -> None:
         proc.wait()
     assert proc.returncode == 130, err.decode()
     assert err.decode() == "cpsudoku: interrupted\n"
+
+
+@pytest.mark.parametrize("name", ["cadical153", "minisat22", "glucose4"])
+def test_an_abandoned_solver_is_never_reached_again(name: str) -> None:
+    # A solver that python-sat's Ctrl-C handler jumped out of is half-way through an
+    # update: deleting it freed an invalid pointer (glibc aborted the process) one
+    # interrupt in 25. Abandoned, no call reaches its native state, deletion included.
+    from pysat.solvers import Solver
+
+    from cpsudoku.engines.interrupts import abandon
+
+    solver = Solver(name, bootstrap_with=[[1, 2], [-1]])
+    assert solver.solve()
+    abandon(solver)
+    assert solver.solve() is None  # python-sat's own guard: no native solver
+    solver.delete()
+    solver.delete()
+    del solver  # the finaliser deletes nothing either

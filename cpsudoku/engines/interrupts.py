@@ -11,14 +11,18 @@ for "proven unsolvable". The jump also leaves three things behind:
   a later Ctrl-C jumps into a stack frame that no longer exists;
 - SIGINT stays blocked in the main thread (``longjmp`` out of a signal handler does
   not restore the signal mask), so every later Ctrl-C is held back for good;
-- the solver is unusable: CaDiCaL aborts the whole process (``fatal error: invalid
-  API usage ... solver in invalid state``) on the next call of any kind but delete.
+- the solver is left half-way through an update: CaDiCaL aborts the whole process on
+  its next call (``fatal error: invalid API usage ... solver in invalid state``), and
+  even deleting it may free an invalid pointer (glibc aborts the process:
+  ``munmap_chunk(): invalid pointer``, one interrupt in 25 in a test).
 
 Every python-sat search in the package therefore runs under :class:`SatInterrupts`
 (or calls :func:`raise_interrupt` on failure), which puts the handler and the signal
-mask back and raises KeyboardInterrupt; the caller deletes the solver. Worker
-processes, where Ctrl-C belongs to the parent, block SIGINT instead
-(:func:`cpsudoku.engines.processes.ignore_ctrl_c`), so the handler never fires there.
+mask back, abandons the solver (:func:`abandon`: never called, never deleted; its
+memory is lost, and a Ctrl-C mostly ends the process anyway) and raises
+KeyboardInterrupt. Worker processes, where Ctrl-C belongs to the parent, block SIGINT
+instead (:func:`cpsudoku.engines.processes.ignore_ctrl_c`), so the handler never fires
+there.
 
 A call that python-sat runs *without* its handler (``solve_limited(expect_interrupt=
 True)``, stopped at a deadline by ``interrupt()`` from another thread) has the
@@ -64,12 +68,32 @@ def restore_sigint() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def raise_interrupt(exc: BaseException) -> None:
+def abandon(solver: object) -> None:
+    """Make sure nothing touches ``solver``'s C++ state again, its deletion included.
+
+    ``solver`` is a python-sat solver (``pysat.solvers.Solver`` or one of the classes
+    it wraps). Each keeps its native handles as capsules in attributes; with those set
+    to None, every method that would reach the native solver, ``delete`` and the
+    finaliser included, does nothing. The native memory is never freed.
+    """
+    for obj in (solver, getattr(solver, "solver", None)):
+        if obj is None or not hasattr(obj, "__dict__"):
+            continue
+        for name, value in list(vars(obj).items()):
+            if type(value).__name__ == "PyCapsule":
+                setattr(obj, name, None)
+
+
+def raise_interrupt(exc: BaseException, *solvers: object) -> None:
     """Raise KeyboardInterrupt in place of ``exc`` when it is python-sat's interrupt.
 
-    Returns (and the caller re-raises ``exc``) for any other exception.
+    The python-sat ``solvers`` the interrupted call may have been running in are
+    abandoned (:func:`abandon`). Returns (and the caller re-raises ``exc``) for any
+    other exception.
     """
     if is_sat_interrupt(exc):
+        for solver in solvers:
+            abandon(solver)
         restore_sigint()
         raise KeyboardInterrupt from None
 
@@ -77,12 +101,15 @@ def raise_interrupt(exc: BaseException) -> None:
 class SatInterrupts:
     """Context manager: python-sat's interrupt inside the block leaves as KeyboardInterrupt.
 
-    The solvers used in the block must not be called again afterwards, only deleted
-    (``with Solver(...)`` does that); any other exception passes through unchanged.
+    Takes the python-sat solvers that the block calls: an interrupt abandons them
+    (:func:`abandon`). Any other exception passes through unchanged.
 
     >>> with SatInterrupts():
     ...     pass
     """
+
+    def __init__(self, *solvers: object) -> None:
+        self.solvers = solvers
 
     def __enter__(self) -> SatInterrupts:
         return self
@@ -94,7 +121,7 @@ class SatInterrupts:
         tb: TracebackType | None,
     ) -> Literal[False]:
         if exc is not None:
-            raise_interrupt(exc)
+            raise_interrupt(exc, *self.solvers)
         return False
 
 
@@ -194,6 +221,7 @@ __all__ = [
     "SAT_INTERRUPT",
     "SatInterrupts",
     "StopAt",
+    "abandon",
     "is_sat_interrupt",
     "raise_interrupt",
     "restore_sigint",

@@ -313,9 +313,9 @@ class SatBackend(Backend):
         try:
             return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
         except BaseException:
-            # Ctrl-C (or any failure) may have stopped a solver inside a call, and an
-            # interrupted CaDiCaL aborts the process on its next call: delete the
-            # engine's solvers; the next search builds them again.
+            # Ctrl-C (or any failure) may have stopped a solver inside a call (then
+            # abandoned: CaDiCaL would abort the process on its next call), or between
+            # two, with this puzzle's clauses half added: the engine starts afresh.
             engine.close()
             raise
 
@@ -463,13 +463,13 @@ class _Engine:
         :attr:`over_budget` then tells the two reasons for None apart.
 
         Raises:
-            KeyboardInterrupt: Ctrl-C stopped the call; the solver must not be called
-                again, only deleted (:mod:`cpsudoku.engines.interrupts`).
+            KeyboardInterrupt: Ctrl-C stopped the call; the solver is abandoned (its
+                ``delete`` does nothing: :mod:`cpsudoku.engines.interrupts`).
         """
         try:
             return self._call(solver, assumptions, deadline, budget)
         except Exception as exc:
-            raise_interrupt(exc)
+            raise_interrupt(exc, solver)
             raise
 
     def _call(

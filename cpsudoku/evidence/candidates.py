@@ -107,8 +107,8 @@ def true_candidates(puzzle: PuzzleLike) -> TrueCandidates:
     calls = 0
     if any(not c for c in red.clauses):  # an open cell with no value left
         return TrueCandidates(p, (0,) * len(masks), calls, time.perf_counter() - start)
-    # Ctrl-C during a call: KeyboardInterrupt, and the solver is deleted unused.
-    with Solver(name=SOLVER, bootstrap_with=red.clauses) as s, SatInterrupts():
+    # Ctrl-C during a call: KeyboardInterrupt, and the solver is abandoned.
+    with Solver(name=SOLVER, bootstrap_with=red.clauses) as s, SatInterrupts(s):
         open_cells = [(i, lits) for i, lits in enumerate(red.candidates) if lits]
 
         def mark(model: list[int]) -> None:

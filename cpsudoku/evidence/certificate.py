@@ -242,9 +242,9 @@ def prove(clauses: Sequence[Clause]) -> str | None:
 
     from cpsudoku.engines.interrupts import SatInterrupts
 
-    # Ctrl-C during the search: KeyboardInterrupt, and the solver is deleted unused.
+    # Ctrl-C during the search: KeyboardInterrupt, and the solver is abandoned.
     with Cadical153(bootstrap_with=[list(c) for c in clauses], with_proof=True) as s:
-        with SatInterrupts():
+        with SatInterrupts(s):
             if s.solve():
                 return None
         lines = s.get_proof()
