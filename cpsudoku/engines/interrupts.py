@@ -16,11 +16,18 @@ for "proven unsolvable". The jump also leaves three things behind:
   even deleting it may free an invalid pointer (glibc aborts the process:
   ``munmap_chunk(): invalid pointer``, one interrupt in 25 in a test).
 
+- a jump that lands inside the allocator may leave the heap itself inconsistent:
+  any later ``free`` can then abort the process (``free(): corrupted unsorted
+  chunks``, twice in some 250 interrupts of 25x25 searches).
+
 Every python-sat search in the package therefore runs under :class:`SatInterrupts`
 (or calls :func:`raise_interrupt` on failure), which puts the handler and the signal
 mask back, abandons the solver (:func:`abandon`: never called, never deleted; its
 memory is lost, and a Ctrl-C mostly ends the process anyway) and raises
-KeyboardInterrupt. Worker processes, where Ctrl-C belongs to the parent, block SIGINT
+:class:`SolverInterrupted`, a KeyboardInterrupt. The sat engine then abandons its other
+solvers too, and the command line ends without the interpreter's teardown
+(:func:`jumped`): the fewer native frees after the jump, the fewer chances to meet a
+damaged heap. Worker processes, where Ctrl-C belongs to the parent, block SIGINT
 instead (:func:`cpsudoku.engines.processes.ignore_ctrl_c`), so the handler never fires
 there.
 
@@ -42,6 +49,23 @@ from typing import Literal
 
 #: The message of the exception python-sat raises when Ctrl-C stops a solver call.
 SAT_INTERRUPT = "Caught keyboard interrupt"
+
+#: Set once python-sat's handler has jumped out of a solver in this process.
+_jumped = threading.Event()
+
+
+class SolverInterrupted(KeyboardInterrupt):
+    """Ctrl-C jumped out of a python-sat solver call (a KeyboardInterrupt like any other).
+
+    Native memory may be inconsistent afterwards (see the module docstring): the
+    engine abandons its solvers instead of deleting them, and the command line ends
+    without the interpreter's teardown.
+    """
+
+
+def jumped() -> bool:
+    """True once python-sat's Ctrl-C handler has jumped out of a solver in this process."""
+    return _jumped.is_set()
 
 
 def is_sat_interrupt(exc: BaseException) -> bool:
@@ -85,17 +109,18 @@ def abandon(solver: object) -> None:
 
 
 def raise_interrupt(exc: BaseException, *solvers: object) -> None:
-    """Raise KeyboardInterrupt in place of ``exc`` when it is python-sat's interrupt.
+    """Raise :class:`SolverInterrupted` in place of ``exc`` when it is python-sat's interrupt.
 
     The python-sat ``solvers`` the interrupted call may have been running in are
     abandoned (:func:`abandon`). Returns (and the caller re-raises ``exc``) for any
     other exception.
     """
     if is_sat_interrupt(exc):
+        _jumped.set()
         for solver in solvers:
             abandon(solver)
         restore_sigint()
-        raise KeyboardInterrupt from None
+        raise SolverInterrupted from None
 
 
 class SatInterrupts:
@@ -220,9 +245,11 @@ class StopAt:
 __all__ = [
     "SAT_INTERRUPT",
     "SatInterrupts",
+    "SolverInterrupted",
     "StopAt",
     "abandon",
     "is_sat_interrupt",
+    "jumped",
     "raise_interrupt",
     "restore_sigint",
 ]

@@ -98,7 +98,7 @@ from cpsudoku.encode.cnf import (
     unit_clauses,
 )
 from cpsudoku.engines.base import GENERAL_KINDS, Backend, Search
-from cpsudoku.engines.interrupts import StopAt, raise_interrupt
+from cpsudoku.engines.interrupts import SolverInterrupted, StopAt, abandon, raise_interrupt
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
@@ -312,10 +312,15 @@ class SatBackend(Backend):
             engine = self._engines[key] = self._new_engine(rules, lines=isinstance(key, int))
         try:
             return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
+        except SolverInterrupted:
+            # python-sat jumped out of a solver: native memory may be damaged, so none
+            # of this engine's solvers is deleted (interrupts); the next search builds
+            # new ones.
+            engine.abandon()
+            raise
         except BaseException:
-            # Ctrl-C (or any failure) may have stopped a solver inside a call (then
-            # abandoned: CaDiCaL would abort the process on its next call), or between
-            # two, with this puzzle's clauses half added: the engine starts afresh.
+            # Ctrl-C (or any failure) between two calls, with this puzzle's clauses half
+            # added: the engine starts afresh.
             engine.close()
             raise
 
@@ -434,6 +439,10 @@ class _Engine:
 
     def close(self) -> None:
         """Delete native solvers."""
+        return None
+
+    def abandon(self) -> None:
+        """Drop native solvers without deleting them (:func:`interrupts.abandon`)."""
         return None
 
     def values(self, model: list[int]) -> tuple[int, ...]:
@@ -797,4 +806,9 @@ class _Incremental(_Engine):
     def close(self) -> None:
         if self.solver is not None:
             self.solver.delete()
+            self.solver = None
+
+    def abandon(self) -> None:
+        if self.solver is not None:
+            abandon(self.solver)
             self.solver = None
