@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from cpsudoku.engines import DEFAULT_BACKEND, get_backend, refusal_text, refused_result
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend, one_call, refusal_text, refused_result
 from cpsudoku.model.errors import PuzzleError, SolveTimeoutError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.rules import Rules
 
 
+@one_call
 def solve(
     puzzle: PuzzleLike,
     backend: str = DEFAULT_BACKEND,
@@ -52,6 +53,7 @@ def solve(
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
 
 
+@one_call
 def count_solutions(
     puzzle: PuzzleLike,
     limit: int = 2,

@@ -222,3 +222,200 @@ def test_export_refuses_to_overwrite_its_input(
     assert main(["export", str(link), "--to", "cpsat", "-o", str(puzzle)]) == 2
     assert main(["export", str(puzzle), "--to", "dimacs", "-o", str(tmp_path / "p.cnf")]) == 0
     assert (tmp_path / "p.cnf").read_text().startswith("c cpsudoku")
+
+
+# ---- Ctrl-C during a search: exit code 130, never a traceback, never 1 ---------------
+
+#: A 25x25 puzzle that takes every engine far longer than these tests wait (the sat
+#: engine about 25 s of CPU, the others longer still).
+FRISCH = (ROOT / "benchmarks" / "data" / "25x25_frisch.txt").read_text().split()[0]
+
+
+def group_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and of its live children (a batch's or portfolio's workers)."""
+    total = 0.0
+    for p in {pid, *children(pid)}:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            total += cpu_seconds(p)
+    return total
+
+
+def ctrl_c_after(args: list[str], cpu: float) -> tuple[int, str, set[int]]:
+    """Run ``cpsudoku ARGS`` in a session of its own; once it has used ``cpu`` seconds
+    of CPU (its workers' included), press Ctrl-C as a terminal does: SIGINT to the
+    whole process group. Returns the exit code, stderr and the workers it had."""
+    proc = cpsudoku(
+        *args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        assert wait_for(lambda: group_cpu(proc.pid) >= cpu, 120), "the search never started"
+        workers = children(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return proc.returncode, err.decode(), workers
+
+
+BATCH_SAT = ["batch", "{tmp}/in.txt", "-o", "{tmp}/out.csv", "--backend", "sat", "--no-presolve"]
+
+#: name -> (arguments, CPU seconds after which the search is surely running). The sat
+#: engine encodes the 25x25 rules and runs its budgeted calls in the first 2.5 s of
+#: CPU (imports included); past that it is inside one long python-sat call, where a
+#: Ctrl-C used to raise ``pysolvers.error`` (a traceback, exit code 1).
+CTRL_C_CASES: dict[str, tuple[list[str], float]] = {
+    "solve-sat": (["solve", FRISCH, "--backend", "sat"], 3.5),
+    "count-sat": (["count", FRISCH, "--backend", "sat"], 3.5),
+    "certify": (["certify", FRISCH, "-o", "{tmp}/cert"], 3.5),
+    "candidates": (["candidates", FRISCH], 1.5),
+    # A limited call that python-sat runs without its handler: it used to go on to
+    # its time limit (the command's 60 s wait would run out first).
+    "solve-minisat-time-limit": (
+        ["solve", FRISCH, "--backend", "sat:reduced:minisat22", "--time-limit", "600"],
+        1.8,
+    ),
+    "batch-sat": ([*BATCH_SAT, "--jobs", "1"], 3.5),
+    "batch-sat-2-workers": ([*BATCH_SAT, "--jobs", "2", "--chunk-size", "1"], 7.0),
+    "solve-cpsat": (["solve", FRISCH, "--backend", "cpsat"], 2.5),
+    "count-native": (["count", FRISCH, "--backend", "native"], 1.5),
+    "solve-backtrack": (["solve", FRISCH, "--backend", "backtrack"], 1.5),
+    "solve-portfolio": (["solve", FRISCH, "--backend", "portfolio"], 5.0),
+}
+
+
+@pytest.mark.parametrize("case", CTRL_C_CASES)
+def test_ctrl_c_during_a_search_exits_130(tmp_path: Path, case: str) -> None:
+    args, cpu = CTRL_C_CASES[case]
+    (tmp_path / "in.txt").write_text(f"{FRISCH}\n{FRISCH}\n")
+    code, err, workers = ctrl_c_after([a.format(tmp=tmp_path) for a in args], cpu)
+    assert code == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip().endswith("cpsudoku: interrupted"), err
+    assert wait_for(lambda: not any(map(alive, workers)), 10), "workers outlived the command"
+
+
+#: Python code run in a subprocess: an interrupted python-sat search, then the same
+#: objects used again, then a second Ctrl-C while Python sleeps. ``{hard}`` and
+#: ``{easy}`` are 25x25 puzzles (the same rules, so the engine's live solver is the one
+#: the interrupt hit).
+AFTER_CTRL_C = """
+import sys, time
+from cpsudoku import parse, create_backend
+from cpsudoku.encode.cnf import reduced
+from cpsudoku.evidence.candidates import true_candidates
+from cpsudoku.evidence.certificate import prove
+
+what, hard, easy = sys.argv[1:]
+sat = create_backend("sat")
+if what == "engine":
+    # Never escalate: the whole search runs on the engine's live solver, kept for the
+    # next puzzle of these rules.
+    import cpsudoku.engines.sat
+    cpsudoku.engines.sat.ESCALATE_CONFLICTS = None
+    first = lambda: sat.solve(parse(hard))
+    again = lambda: sat.solve(parse(easy)).status.value
+elif what == "prove":
+    first = lambda: prove(reduced(parse(hard)).clauses)
+    again = lambda: "proof" if prove([[1], [-1]]) is not None else "none"
+else:
+    first = lambda: true_candidates(hard)
+    again = lambda: "unique" if true_candidates(easy).unique else "not unique"
+try:
+    first()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("again:", again(), flush=True)
+try:
+    print("ready", flush=True)
+    time.sleep(60)
+except KeyboardInterrupt:
+    print("second Ctrl-C", flush=True)
+sat.close()
+"""
+
+
+@pytest.mark.parametrize(
+    ("what", "cpu", "again"),
+    [("engine", 3.5, "unique"), ("prove", 1.8, "proof"), ("candidates", 1.5, "unique")],
+)
+def test_after_ctrl_c_in_python_sat_everything_still_works(
+    what: str, cpu: float, again: str
+) -> None:
+    # python-sat's Ctrl-C handler jumps out of the solver: the call raised its own
+    # error, not KeyboardInterrupt; CaDiCaL then aborted the process on the next call
+    # to the same solver; and SIGINT stayed blocked, so the next Ctrl-C never came.
+    easy = read_lines("25x25_misc_3.txt")[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", AFTER_CTRL_C, what, FRISCH, easy],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    try:
+        assert wait_for(lambda: cpu_seconds(proc.pid) >= cpu, 120)
+        proc.send_signal(signal.SIGINT)
+        lines = [proc.stdout.readline() for _ in range(3)]
+        if lines[2] == "ready\n":
+            proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert lines == ["interrupted\n", f"again: {again}\n", "ready\n"], err
+    assert out == "second Ctrl-C\n", err
+    assert proc.returncode == 0, err
+
+
+def test_ctrl_c_while_the_portfolio_engines_start_prints_no_traceback() -> None:
+    # A spawned engine imports for a second or more before it ignores Ctrl-C; one
+    # pressed meanwhile stopped its imports with a KeyboardInterrupt traceback.
+    proc = cpsudoku(
+        "solve",
+        FRISCH,
+        "--backend",
+        "portfolio",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+    def spawned() -> bool:
+        for pid in children(proc.pid):
+            with contextlib.suppress(FileNotFoundError):
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return True
+        return False
+
+    try:
+        assert wait_for(spawned, 60)
+        time.sleep(0.3)  # well inside its imports
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == 130, err.decode()
+    assert err.decode() == "cpsudoku: interrupted\n"
+
+
+@pytest.mark.parametrize("name", ["cadical153", "minisat22", "glucose4"])
+def test_an_abandoned_solver_is_never_reached_again(name: str) -> None:
+    # A solver that python-sat's Ctrl-C handler jumped out of is half-way through an
+    # update: deleting it freed an invalid pointer (glibc aborted the process) one
+    # interrupt in 25. Abandoned, no call reaches its native state, deletion included.
+    from pysat.solvers import Solver
+
+    from cpsudoku.engines.interrupts import abandon
+
+    solver = Solver(name, bootstrap_with=[[1, 2], [-1]])
+    assert solver.solve()
+    abandon(solver)
+    assert solver.solve() is None  # python-sat's own guard: no native solver
+    solver.delete()
+    solver.delete()
+    del solver  # the finaliser deletes nothing either

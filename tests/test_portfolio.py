@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import read_lines
 
+import cpsudoku
 from cpsudoku import Status, parse
-from cpsudoku.engines import REGISTRY, create_backend
+from cpsudoku.cli import main
+from cpsudoku.engines import REGISTRY, create_backend, get_backend
 from cpsudoku.engines.portfolio import PortfolioBackend
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.verify import is_solution
@@ -168,4 +170,50 @@ def test_a_slower_engine_never_falls_more_than_max_owed_behind() -> None:
             owed.append(max(len(w.outstanding) for w in portfolio._workers if w is not None))
         assert max(owed) <= MAX_OWED
         assert portfolio._workers[1] is not None  # cpsat was kept, not restarted away
+    assert no_workers_left()
+
+
+def test_the_module_level_api_ends_the_workers_with_each_call(tmp_path: Path) -> None:
+    # The process-wide portfolio of cpsudoku.solve and batch kept its engines running
+    # after the call; the next forked batch then failed, and so did this file's checks.
+    assert no_workers_left()
+    lines = read_lines("top95.txt", 3)
+    assert cpsudoku.solve(lines[0], backend=SPEC).status is Status.UNIQUE
+    assert no_workers_left()
+    assert cpsudoku.count(lines[1], backend=SPEC) == 1
+    assert no_workers_left()
+    assert cpsudoku.rate(lines[2], backend=SPEC).grade is not None
+    assert no_workers_left()
+    assert cpsudoku.generate_puzzle("2x2", seed=1, backend=SPEC).puzzle.rules.n == 4
+    assert no_workers_left()
+    assert len(list(cpsudoku.generate_puzzles(2, "2x2", seed=1, backend=SPEC))) == 2
+    assert no_workers_left()
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    args = ["batch", str(src), "-o", str(tmp_path / "out.csv"), "--quiet", "--no-presolve"]
+    assert main([*args, "--backend", SPEC, "--jobs", "1"]) == 0  # in this process
+    assert no_workers_left()
+    assert [r.status for r in cpsudoku.solve_many(lines, SPEC)] == [Status.UNIQUE] * 3
+    assert no_workers_left()
+    many = cpsudoku.solve_many(lines, SPEC, presolve=False)
+    assert next(many).status is Status.UNIQUE
+    assert not no_workers_left()  # an iterator still being read keeps its workers
+    many.close()
+    assert no_workers_left()
+
+
+def test_forked_processes_start_workers_of_their_own() -> None:
+    # A batch worker forked from a process whose process-wide portfolio has live
+    # workers inherits the object; it used to test those processes, which it did not
+    # start: "AssertionError: can only test a child process".
+    lines = read_lines("top95.txt", 4)
+    shared = get_backend(SPEC)  # used outside any call: its workers stay until close()
+    try:
+        assert shared.solve(parse(lines[0])).status is Status.UNIQUE
+        assert not no_workers_left()
+        results = list(cpsudoku.solve_many(lines, SPEC, jobs=2, presolve=False))
+        assert [r.status for r in results] == [Status.UNIQUE] * 4
+        assert [r.error for r in results] == [None] * 4
+    finally:
+        shared.close()
     assert no_workers_left()

@@ -13,6 +13,7 @@ Exit codes: 0 a solution was found (or the command succeeded); 1 proven unsolvab
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -39,7 +40,9 @@ from cpsudoku.cli.common import (
 from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
-from cpsudoku.engines import create_backend, native_built
+from cpsudoku.engines import call_scope, create_backend, native_built
+from cpsudoku.engines.interrupts import is_sat_interrupt, raise_interrupt
+from cpsudoku.engines.interrupts import jumped as sat_jumped
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, UnsupportedRulesError
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Count, Result, Status
@@ -179,7 +182,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     args.argv = list(argv if argv is not None else sys.argv[1:])[1:]
     run = COMMANDS[args.command][2]
     try:
-        with _stop_on_sigterm(), warnings.catch_warnings():
+        with _stop_on_sigterm(), warnings.catch_warnings(), call_scope():
             warnings.showwarning = _show_warning
             warnings.simplefilter("default", AmbiguousZeroWarning)
             return run(args)
@@ -199,8 +202,26 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     except KeyboardInterrupt:
         print("cpsudoku: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as exc:
+        # python-sat's report of Ctrl-C (the engines raise KeyboardInterrupt for it;
+        # one that escaped them is still Ctrl-C, never a traceback and exit code 1).
+        if not is_sat_interrupt(exc):
+            raise
+        with contextlib.suppress(KeyboardInterrupt):
+            raise_interrupt(exc)  # the signal handling put back, the jump noted
+        print("cpsudoku: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def entrypoint() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    code = main()
+    if code == EXIT_INTERRUPTED and sat_jumped():
+        # Ctrl-C jumped out of a python-sat solver, which may leave native memory
+        # damaged (cpsudoku.engines.interrupts): the outputs are closed, so end now,
+        # without the teardown's frees, rather than risk an abort on the way out.
+        with contextlib.suppress(OSError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

@@ -18,7 +18,7 @@ from cpsudoku.datasets.output import Summary
 from cpsudoku.datasets.pool import run_chunks
 from cpsudoku.datasets.records import Record, RecordBlock
 from cpsudoku.datasets.solving import solve_and_encode, solve_puzzles
-from cpsudoku.engines import DEFAULT_BACKEND
+from cpsudoku.engines import DEFAULT_BACKEND, one_call
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.forms import PuzzleLike
 from cpsudoku.model.result import Result
@@ -30,6 +30,7 @@ from cpsudoku.model.rules import Rules
 # ---------------------------------------------------------------- parent side
 
 
+@one_call
 def solve_many(
     puzzles: Iterable[PuzzleLike],
     backend: str = DEFAULT_BACKEND,
@@ -77,6 +78,7 @@ def solve_many(
 # ---------------------------------------------------------------- batch files
 
 
+@one_call
 def run_batch(
     records: Iterable[Record],
     output: str,

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.engines import get_backend
-from cpsudoku.engines.processes import die_with_parent, parent_identity
+from cpsudoku.engines.processes import (
+    ctrl_c_held,
+    die_with_parent,
+    ignore_ctrl_c,
+    parent_identity,
+)
 
 if TYPE_CHECKING:
     pass
@@ -60,7 +65,7 @@ def _init_worker(options: SolveOptions, parent: tuple[int, bool]) -> None:
     gc.set_threshold(*GC_THRESHOLDS)  # a worker lives for one run
     # Ctrl-C and SIGTERM are the parent's to handle: it stops dispatching, ends the
     # workers and closes the output. A worker whose parent died ends at once.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(*parent)
     get_backend(options.backend)  # encode the rules once, before the first chunk
@@ -170,7 +175,9 @@ def _run_chunks(
     window: deque[tuple[list[T], Future[tuple[R, float]]]] = deque()
     try:
         for chunk in chunker.chunks(items):
-            window.append((chunk, pool.submit(_timed, fn, pack(chunk) if pack else chunk)))
+            with ctrl_c_held():  # the first submit forks the workers
+                future = pool.submit(_timed, fn, pack(chunk) if pack else chunk)
+            window.append((chunk, future))
             while len(window) >= 3 * jobs or (window and window[0][1].done()):
                 done_chunk, future = window.popleft()
                 out, seconds = future.result()

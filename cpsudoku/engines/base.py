@@ -280,6 +280,16 @@ class Backend(ABC):
         """Free native solvers and other resources (idempotent)."""
         return None  # an optional hook: engines without native state keep this
 
+    def release(self) -> None:
+        """Free what must not outlive one call of the module-level API (idempotent).
+
+        Called on the process-wide backends (:func:`cpsudoku.engines.get_backend`) when
+        the call that used them returns (:func:`cpsudoku.engines.call_scope`). Nothing
+        by default: encoded rules and live solvers are what reuse is for. The portfolio
+        stops its worker processes; it starts them again if used later.
+        """
+        return None
+
     def __enter__(self) -> Self:
         return self
 

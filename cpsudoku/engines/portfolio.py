@@ -5,9 +5,9 @@ and no one can tell in advance which will be faster. It pays when each engine ge
 core of its own: on the 2-core machine of docs/design.md, shared with other work, it
 solved the sixteen 25x25 puzzles of ``benchmarks/data/25x25_frisch.txt`` in 126 s,
 against 209 s for ``cpsat`` and 91 s for ``sat`` alone (which won 15 of the races).
-Each engine lives in its own long-lived worker process (multiprocessing, ``spawn``
-context), created once per backend instance and kept between puzzles, so the cost of
-starting Python and loading a solver is paid once, not per puzzle. Scripts that use it
+Each engine lives in its own worker process (multiprocessing, ``spawn`` context),
+created once per backend instance and kept between puzzles, so the cost of starting
+Python and loading a solver is paid once, not per puzzle. Scripts that use it
 must guard their entry point with ``if __name__ == "__main__":`` (``spawn`` imports the
 main module in each worker).
 
@@ -27,7 +27,15 @@ about the faster engine's speed, nearly every race has every engine in it, and a
 leaves nothing running behind it.
 Every busy worker is stopped the same way when anything goes wrong in the parent (an
 exception, Ctrl-C), and none is restarted then: no process is left behind.
-:meth:`PortfolioBackend.close` stops and reaps all workers (the ``with`` block does it).
+
+The workers live as long as their owner says. :meth:`PortfolioBackend.close` stops
+and reaps them all (the ``with`` block does it); a closed portfolio starts new ones if
+used again. The process-wide portfolio of the module-level API (``cpsudoku.solve``,
+``count``, ``rate``, one ``solve_many`` or batch run, one command) is released when
+that call returns (:func:`cpsudoku.engines.call_scope`): its processes end with the
+call, and each such call pays the start-up again (a few seconds, docs/design.md). For
+many calls, hold a portfolio of your own (``with create_backend("portfolio") as
+engine``). A process forked from the owner (a batch worker) starts workers of its own.
 
 Variant words name the engines to race: ``portfolio`` is ``sat`` against ``cpsat``;
 ``portfolio:cpsat:backtrack`` races those two instead.
@@ -40,7 +48,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections import deque
@@ -51,7 +58,12 @@ from typing import Any, cast
 
 from cpsudoku.engines import REGISTRY, available_engines, backend_class, create_backend
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.engines.processes import die_with_parent, parent_identity
+from cpsudoku.engines.processes import (
+    ctrl_c_held,
+    die_with_parent,
+    ignore_ctrl_c,
+    parent_identity,
+)
 from cpsudoku.model.errors import SolverError, UnknownBackendError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -104,7 +116,7 @@ def _serve(spec: str, conn: Connection, parent: tuple[int, bool]) -> None:
     ``(job, "ok", solutions, count, exhausted, timed_out, stats)`` or
     ``(job, "error", message)``.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()
     die_with_parent(*parent)  # never search on for a parent that is gone
     try:
         engine = create_backend(spec)
@@ -171,7 +183,8 @@ class _Worker:
             name=f"cpsudoku-portfolio-{spec}",
             daemon=True,
         )
-        self.process.start()
+        with ctrl_c_held():  # until the worker ignores it (see _serve)
+            self.process.start()
         child.close()
 
     def send(self, job: _Job) -> None:
@@ -258,6 +271,8 @@ class PortfolioBackend(Backend):
         self.restart_after = restart_after
         self._workers: list[_Worker | None] = [None] * len(engines)
         self._jobs = 0
+        #: The process that owns the workers (see :meth:`_adopt`).
+        self._pid = os.getpid()
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
@@ -274,6 +289,7 @@ class PortfolioBackend(Backend):
 
     def search(self, puzzle: Puzzle, limit: int, time_limit: float | None) -> Search:
         """Run every engine on ``puzzle`` at once and return the first definitive answer."""
+        self._adopt()
         self._jobs += 1
         job: _Job = (self._jobs, puzzle.rules, puzzle.cells, limit, time_limit)
         try:
@@ -298,8 +314,29 @@ class PortfolioBackend(Backend):
 
     def close(self) -> None:
         """Stop and reap every worker process (idempotent)."""
+        self._adopt()
         for k in range(len(self._workers)):
             self._stop(k)
+
+    def release(self) -> None:
+        """Stop the workers at the end of a call of the module-level API (see :meth:`close`).
+
+        The process-wide portfolio of :func:`cpsudoku.solve` and the batch commands ends
+        its processes with the call that started them; the next call starts new ones.
+        """
+        self.close()
+
+    def _adopt(self) -> None:
+        """Forget workers inherited through ``fork``: they are the parent's to stop.
+
+        A forked process (a batch worker of the ``fork`` start method) gets a copy of
+        this object, workers included, but may not test, stop or reap processes it did
+        not start (``AssertionError: can only test a child process``). It starts its
+        own when it needs them.
+        """
+        if self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._workers = [None] * len(self.engines)
 
     def _dispatch(self, job: _Job) -> None:
         """Send ``job`` to every engine that owes fewer than :data:`MAX_OWED` jobs.

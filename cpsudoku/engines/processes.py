@@ -1,6 +1,7 @@
 """Worker processes that never outlive the process that started them.
 
-Batch workers and the portfolio's engines are separate processes. If their parent
+Batch workers and the portfolio's engines are separate processes. Ctrl-C is their
+parent's to handle (:func:`ctrl_c_held`, :func:`ignore_ctrl_c`). If their parent
 ends without stopping them (``kill -9``, a crash, SIGTERM to the parent alone) they
 must end too, instead of solving on for nobody. Two guards, both started by the
 worker itself, first thing:
@@ -21,12 +22,59 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: Seconds between two looks at the parent by the watching thread.
 WATCH_EVERY = 0.5
 
 #: ``prctl`` option number of the parent-death signal (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
+
+
+def ignore_ctrl_c() -> None:
+    """Leave Ctrl-C to the parent: ignore SIGINT in this worker, and block it too.
+
+    A terminal sends Ctrl-C to every process of the foreground group, workers
+    included; the parent stops them. Ignoring SIGINT is not enough: python-sat puts
+    its own handler in place for every solver call made from the main thread, and a
+    Ctrl-C then stops the worker's search with an error (and leaves a CaDiCaL solver
+    that aborts the process on its next call). A blocked signal reaches no handler.
+    Call it first thing, before any thread starts: threads inherit the mask.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back in this thread while it starts worker processes.
+
+    A worker is not ready for Ctrl-C until :func:`ignore_ctrl_c` has run, and a spawned
+    one (a new interpreter) takes a second or more to get there: a Ctrl-C meanwhile
+    stopped its imports with a traceback on the terminal. For the length of the block
+    SIGINT is blocked, which a forked worker inherits, and in the main thread (where
+    Python sets handlers) also ignored, which a spawned one inherits (a new process
+    gets no signal mask, but keeps ignoring what its parent ignored); both are put
+    back afterwards. A Ctrl-C pressed during the block stays pending (Linux never
+    ignores a blocked signal) and arrives when it ends.
+    """
+    before = None
+    if hasattr(signal, "pthread_sigmask"):
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = None
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is not None:  # None: set outside Python, left alone
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def parent_identity() -> tuple[int, bool]:

@@ -44,7 +44,8 @@ Time limits. What python-sat can stop depends on the solver (read from its sourc
 
 - MiniSat-like solvers (``minisat22``, ``glucose3/4/42``, ``maplesat``, ``maplecm``,
   ``maplechrono``, ``mergesat3``, ``minicard``, ``gluecard3/4``, ``minisatep``,
-  ``ergo``): a :class:`threading.Timer` calls ``interrupt()`` on a limited call, then
+  ``ergo``): a thread calls ``interrupt()`` at the deadline of a limited call (or at
+  once on Ctrl-C, :class:`~cpsudoku.engines.interrupts.StopAt`), then
   ``clear_interrupt()`` makes the solver usable again;
 - CaDiCaL (``cadical103/153/195/300``): no ``interrupt()``, but a conflict budget
   per call; the search runs in budgeted slices sized from the measured conflict rate,
@@ -72,7 +73,6 @@ unique without a second call (half of the 17-clue puzzles, nearly every easy one
 from __future__ import annotations
 
 import atexit
-import threading
 import time
 import weakref
 from collections import deque
@@ -98,6 +98,7 @@ from cpsudoku.encode.cnf import (
     unit_clauses,
 )
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
+from cpsudoku.engines.interrupts import SolverInterrupted, StopAt, abandon, raise_interrupt
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
 from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.puzzle import Puzzle
@@ -309,7 +310,19 @@ class SatBackend(Backend):
             if len(self._engines) >= KEPT_ENGINES:  # a jigsaw dataset: rules per puzzle
                 self._engines.pop(next(iter(self._engines))).close()
             engine = self._engines[key] = self._new_engine(rules, lines=isinstance(key, int))
-        return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
+        try:
+            return engine.search(puzzle.cells, limit, deadline, puzzle.rules)
+        except SolverInterrupted:
+            # python-sat jumped out of a solver: native memory may be damaged, so none
+            # of this engine's solvers is deleted (interrupts); the next search builds
+            # new ones.
+            engine.abandon()
+            raise
+        except BaseException:
+            # Ctrl-C (or any failure) between two calls, with this puzzle's clauses half
+            # added: the engine starts afresh.
+            engine.close()
+            raise
 
     def _new_engine(self, rules: Rules, *, lines: bool) -> _Engine:
         amo = self.at_most_one or default_at_most_one(rules.n)
@@ -428,6 +441,10 @@ class _Engine:
         """Delete native solvers."""
         return None
 
+    def abandon(self) -> None:
+        """Drop native solvers without deleting them (:func:`interrupts.abandon`)."""
+        return None
+
     def values(self, model: list[int]) -> tuple[int, ...]:
         """The grid of a model of the whole rules: one true cell literal per cell."""
         true = [lit for lit in model[: self.top_cell] if lit > 0]
@@ -453,7 +470,21 @@ class _Engine:
 
         ``budget`` caps the conflicts of the call (only for solvers that take one);
         :attr:`over_budget` then tells the two reasons for None apart.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C stopped the call; the solver is abandoned (its
+                ``delete`` does nothing: :mod:`cpsudoku.engines.interrupts`).
         """
+        try:
+            return self._call(solver, assumptions, deadline, budget)
+        except Exception as exc:
+            raise_interrupt(exc, solver)
+            raise
+
+    def _call(
+        self, solver: Solver, assumptions: list[int], deadline: float | None, budget: int | None
+    ) -> bool | None:
+        """:meth:`call`, without the translation of python-sat's interrupt."""
         self.over_budget = False
         if budget is not None and not (self.interruptible or self.budgeted):
             budget = None
@@ -514,15 +545,17 @@ class _Engine:
 def _call_interrupt(
     solver: Solver, assumptions: list[int], remaining: float, budget: int | None
 ) -> bool | None:
-    """A limited call stopped by a timer thread calling ``interrupt()`` (or the budget)."""
+    """A limited call stopped by ``interrupt()`` at the deadline (or by the budget).
+
+    python-sat runs it without the GIL and without its own SIGINT handler, so
+    :class:`~cpsudoku.engines.interrupts.StopAt` also stops it at once on Ctrl-C, and
+    raises the KeyboardInterrupt when it returns.
+    """
     solver.conf_budget(-1 if budget is None else budget)
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
     try:
-        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        with StopAt(solver.interrupt, remaining):
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
-        timer.cancel()
-        timer.join()
         solver.clear_interrupt()
 
 
@@ -773,4 +806,9 @@ class _Incremental(_Engine):
     def close(self) -> None:
         if self.solver is not None:
             self.solver.delete()
+            self.solver = None
+
+    def abandon(self) -> None:
+        if self.solver is not None:
+            abandon(self.solver)
             self.solver = None

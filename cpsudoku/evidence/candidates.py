@@ -20,7 +20,6 @@ asked about.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -154,6 +153,7 @@ def _by_sat(
     """:func:`true_candidates` with one live python-sat solver."""
     from pysat.solvers import Solver
 
+    from cpsudoku.engines.interrupts import SatInterrupts
     from cpsudoku.engines.sat import INTERRUPTIBLE
 
     n = p.n
@@ -167,7 +167,8 @@ def _by_sat(
 
     if any(not c for c in red.clauses):  # an open cell with no value left
         return answer(found=False)
-    with Solver(name=solver_name, bootstrap_with=red.clauses) as s:
+    # Ctrl-C during a call: KeyboardInterrupt, and the solver is abandoned.
+    with Solver(name=solver_name, bootstrap_with=red.clauses) as s, SatInterrupts(s):
         open_cells = [(i, lits) for i, lits in enumerate(red.candidates) if lits]
 
         def mark(model: list[int]) -> None:
@@ -211,13 +212,16 @@ def _by_sat(
 
 
 def _limited(solver: Any, assumptions: list[int], seconds: float) -> bool | None:
-    """One solve stopped by ``interrupt()`` after ``seconds``; None when it was."""
-    timer = threading.Timer(seconds, solver.interrupt)
-    timer.start()
+    """One solve stopped by ``interrupt()`` after ``seconds``; None when the time ran out.
+
+    A Ctrl-C stops it at once and is raised when it returns.
+    """
+    from cpsudoku.engines.interrupts import StopAt
+
     try:
-        found = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        with StopAt(solver.interrupt, seconds):
+            found = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
-        timer.cancel()
         solver.clear_interrupt()
     return None if found is None else bool(found)
 

@@ -258,9 +258,13 @@ def prove(clauses: Sequence[Clause]) -> str | None:
     """A DRUP proof of ``clauses``' unsatisfiability from a fresh CaDiCaL, or None if SAT."""
     from pysat.solvers import Cadical153
 
+    from cpsudoku.engines.interrupts import SatInterrupts
+
+    # Ctrl-C during the search: KeyboardInterrupt, and the solver is abandoned.
     with Cadical153(bootstrap_with=[list(c) for c in clauses], with_proof=True) as s:
-        if s.solve():
-            return None
+        with SatInterrupts(s):
+            if s.solve():
+                return None
         lines = s.get_proof()
     return "\n".join(lines) + "\n"
 
@@ -283,31 +287,33 @@ def unsat_core(
     Raises:
         TimeoutError: ``deadline`` (a ``time.perf_counter()`` value) passed.
     """
-    import threading
-
     from pysat.solvers import Solver
+
+    from cpsudoku.engines.interrupts import SatInterrupts, StopAt
 
     kept = list(clauses)
     for _ in range(rounds):
         group = _groups(kept, linked)
         top = max((abs(x) for c in kept for x in c), default=0)
         selectors = list(range(top + 1, top + max(group, default=-1) + 2))
-        with Solver(
-            name=CORE_SOLVER,
-            bootstrap_with=[[*c, -(top + 1 + g)] for c, g in zip(kept, group, strict=True)],
-        ) as solver:
+        with (
+            Solver(
+                name=CORE_SOLVER,
+                bootstrap_with=[[*c, -(top + 1 + g)] for c, g in zip(kept, group, strict=True)],
+            ) as solver,
+            SatInterrupts(solver),  # Ctrl-C: KeyboardInterrupt, the solver abandoned
+        ):
             if deadline is None:
                 answer = solver.solve(assumptions=selectors)
             else:
                 left = deadline - time.perf_counter()
                 if left <= 0:
                     raise TimeoutError
-                timer = threading.Timer(left, solver.interrupt)
-                timer.start()
-                try:
-                    answer = solver.solve_limited(assumptions=selectors, expect_interrupt=True)
+                try:  # stopped at the deadline, or at once on Ctrl-C (raised after)
+                    with StopAt(solver.interrupt, left):
+                        answer = solver.solve_limited(assumptions=selectors, expect_interrupt=True)
                 finally:
-                    timer.cancel()
+                    solver.clear_interrupt()
                 if answer is None:
                     raise TimeoutError
             if answer:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 
-from cpsudoku.engines import Backend, get_backend, uniqueness_checker
+from cpsudoku.engines import Backend, get_backend, one_call, uniqueness_checker
 from cpsudoku.generate.grids import grid_shape, random_grid, random_source
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.puzzle import Puzzle
@@ -215,6 +215,7 @@ def _check_targets(
     return sym, grade
 
 
+@one_call
 def generate_puzzle(
     box: str | Rules = "3x3",
     *,
@@ -317,6 +318,7 @@ def generate_puzzles(
         raise ValueError(f"count must be 0 or more, got {count}")
     _check_targets(g, clues, symmetry, difficulty, max_attempts)  # at once, not lazily
 
+    @one_call
     def puzzles() -> Iterator[GeneratedPuzzle]:
         random_ = random.Random(seed)
         engine = _resolve_backend(backend, g)

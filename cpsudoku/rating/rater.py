@@ -1011,11 +1011,12 @@ def rate(
     >>> r.grade, r.steps[0].text
     (<Grade.EASY: 'easy'>, 'r1c2 = 2: naked single')
     """
-    from cpsudoku.engines import get_backend, uniqueness_checker
+    from cpsudoku.engines import call_scope, get_backend, uniqueness_checker
 
     parsed = parse(puzzle, box)
     refuse_constraints(parsed.rules)
-    found = get_backend(backend or uniqueness_checker(parsed.rules)).count(parsed, limit=2)
+    with call_scope():  # a portfolio's processes end with the count
+        found = get_backend(backend or uniqueness_checker(parsed.rules)).count(parsed, limit=2)
     if found.count != 1:
         status = Status.UNSOLVABLE if found.count == 0 else Status.MULTIPLE
         return Rating(parsed, status)
