@@ -37,6 +37,7 @@ from cpsudoku.cli.common import (
     Command,
     UsageError,
 )
+from cpsudoku.cli.drawing import COMMANDS as DRAWING_COMMANDS
 from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
@@ -57,11 +58,13 @@ COMMANDS: dict[str, Command] = {
     or BENCH_COMMANDS.get(name)
     or EVIDENCE_COMMANDS.get(name)
     or CANON_COMMANDS.get(name)
+    or DRAWING_COMMANDS.get(name)
     or MAKING_COMMANDS[name]
     for name in (
         "solve",
         "count",
         "show",
+        "draw",
         "batch",
         "bench",
         "export",

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive
 
@@ -110,6 +111,19 @@ class Constraint:
             part for part in (self.kind, cells, f"({params})" if params else "") if part
         )
         return f"{head}: {self.meaning}"
+
+    def draw(self, drawing: Drawing) -> None:
+        """Draw the rule as setters do (each kind draws itself; this is the fallback).
+
+        By default its cells are shaded and marked with its name; a rule of the whole
+        grid is listed beside it.
+        """
+        n = drawing.n
+        if not self.cells or len(self.cells) == n * n:
+            drawing.note(self.describe(n))
+            return
+        drawing.shade(self.cells, self.kind, colour="#f5e6c8")
+        drawing.text(self.cells[0], self.kind, self.kind)
 
     def where(self, n: int) -> str:
         """Where the rule is, for messages: ``the thermometer at r1c1``."""

@@ -18,6 +18,7 @@ from cpsudoku.model.constraints.base import (
     mask_of,
     only_keys,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import DigitSets, Distinct, Primitive
@@ -121,6 +122,10 @@ class Cage(Constraint):
         left = len(self.cells) - len(placed)
         need = self.total - sum(placed)
         return sum(free[:left]) <= need <= sum(free[len(free) - left :])
+
+    def draw(self, drawing: Drawing) -> None:
+        """A dashed cage, its sum in the corner of its first cell."""
+        drawing.cage(self.cells, self.kind, None if self.total is None else str(self.total))
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """Different digits (:class:`Distinct`), or one of the sets making the sum."""

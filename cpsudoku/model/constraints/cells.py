@@ -15,6 +15,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Allowed, Primitive
@@ -49,6 +50,16 @@ class CellValues(Constraint):
     def possible(self, values: Sequence[int], n: int) -> bool:
         """No filled listed cell holds a value it may not."""
         return all(not values[i] or mask >> (values[i] - 1) & 1 for i, mask in self.masks())
+
+    def draw(self, drawing: Drawing) -> None:
+        """Even cells: grey squares; odd cells: grey circles; given candidates: noted."""
+        if self.kind in ("even", "odd"):
+            for i in self.cells:
+                drawing.mark(i, self.kind, "square" if self.kind == "even" else "circle")
+            return
+        for i, mask in self.masks():
+            values = "".join(SYMBOLS[d] for d in range(self.size) if mask >> d & 1)
+            drawing.text(i, self.kind, values, corner="bl")
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The allowed values of each listed cell."""

@@ -15,6 +15,7 @@ from cpsudoku.model.constraints.base import (
     whole,
 )
 from cpsudoku.model.constraints.cages import Cage, check_cage_cells, set_masks
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.constraints.relations import MarkRule
 from cpsudoku.model.primitives import DigitSets, Primitive
@@ -36,6 +37,11 @@ class Thermometer(MarkRule):
     def clash(self, a: int, b: int) -> bool:
         """Not increasing."""
         return a >= b
+
+    def draw(self, drawing: Drawing) -> None:
+        """A grey line with a bulb at its first cell."""
+        drawing.bulb(self.cells[0], self.kind)
+        drawing.line(self.cells, self.kind, width=0.3)
 
 
 @kind
@@ -84,6 +90,12 @@ class Whisper(MarkRule):
         """Closer than the gap."""
         return abs(a - b) < self.value
 
+    def draw(self, drawing: Drawing) -> None:
+        """A green line (its gap in the first cell when not the default)."""
+        drawing.line(self.cells, self.kind)
+        if self.value != (self.size + 1) // 2:
+            drawing.text(self.cells[0], self.kind, str(self.value))
+
 
 @kind
 @dataclass(frozen=True, slots=True)
@@ -106,6 +118,10 @@ class Palindrome(MarkRule):
     def clash(self, a: int, b: int) -> bool:
         """Different values."""
         return a != b
+
+    def draw(self, drawing: Drawing) -> None:
+        """A grey line."""
+        drawing.line(self.cells, self.kind)
 
 
 @kind
@@ -161,6 +177,10 @@ class Renban(Cage):
         if len(set(placed)) != len(placed):
             return False
         return not placed or max(placed) - min(placed) <= len(self.cells) - 1
+
+    def draw(self, drawing: Drawing) -> None:
+        """A purple line."""
+        drawing.line(self.cells, self.kind)
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The runs of its length, as digit sets."""

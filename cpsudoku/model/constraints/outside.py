@@ -18,6 +18,7 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Automaton, Primitive, automaton
@@ -66,6 +67,21 @@ class LineClue(Constraint):
     def where(self, n: int) -> str:
         """``the sandwich of row 3``."""
         return f"the {self.kind} of {self.line} {self.index + 1}"
+
+    def clue_text(self) -> str:
+        """What the clue outside the grid reads."""
+        spec = self.spec()
+        return str(spec.get("sum", spec.get("count", spec.get("value", ""))))
+
+    def draw(self, drawing: Drawing) -> None:
+        """The clue outside its line, on the side it reads from."""
+        n = drawing.n
+        far = bool(getattr(self, "reverse", False))
+        edge = n if far else -1
+        if self.line == "row":
+            drawing.outside(self.index, edge, self.kind, self.clue_text())
+        else:
+            drawing.outside(edge, self.index, self.kind, self.clue_text())
 
 
 @kind

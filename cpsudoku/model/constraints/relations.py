@@ -21,6 +21,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Relation, relation_table
@@ -284,6 +285,16 @@ class ValuedMark(MarkRule):
         """Not a pair the mark allows."""
         return not mark_allows(self.kind, self.value, a, b)
 
+    def draw(self, drawing: Drawing) -> None:
+        """A white or black dot on the edge (its value when not the default), or X/V."""
+        a, b = self.cells
+        if self.kind in ("x", "v"):
+            drawing.edge_text(a, b, self.kind, self.kind.upper())
+            return
+        fill = "#ffffff" if self.kind == "kropki-white" else "#000000"
+        label = None if self.value == MARK_VALUES[self.kind] else str(self.value)
+        drawing.dot(a, b, self.kind, fill, label)
+
 
 #: The value a dot or mark of each kind stands for unless told another: a white dot's
 #: difference, a black dot's ratio, an X's or a V's sum.
@@ -474,6 +485,18 @@ class Negative(PairRule):
     def where(self, n: int) -> str:
         """The rule's name: it speaks of the whole grid."""
         return f"the negative rule of {self.mark}"
+
+    def draw(self, drawing: Drawing) -> None:
+        """A note: which neighbours may not hold what."""
+        values = "/".join(map(str, self.values))
+        what = {
+            "kropki-white": f"differ by {values}",
+            "kropki-black": f"be in ratio {values}",
+        }.get(self.mark, f"add up to {values}")
+        marks = " or ".join(
+            m.replace("kropki-", "") + ("" if m in ("x", "v") else " dot") for m in self.exempt
+        )
+        drawing.note(f"all given: neighbours with no {marks} may not {what}")
 
 
 # ------------------------------------------------------------------------- f-puzzles

@@ -20,6 +20,7 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Sum
@@ -94,6 +95,16 @@ class LittleKiller(LinearSum):
         """Every cell with weight 1."""
         return tuple((i, 1) for i in self.cells)
 
+    def draw(self, drawing: Drawing) -> None:
+        """The sum outside the grid, an arrow pointing along the diagonal."""
+        n = drawing.n
+        r, c = divmod(self.cells[0], n)
+        if len(self.cells) > 1:
+            dr, dc = self.cells[1] // n - r, self.cells[1] % n - c
+        else:  # one cell: a corner, pointed at from outside
+            dr, dc = (1 if r == 0 else -1), (1 if c == 0 else -1)
+        drawing.outside(r - dr, c - dc, self.kind, str(self.total), (dr, dc))
+
     @property
     def target(self) -> int:
         """The sum."""
@@ -155,6 +166,11 @@ class Arrow(LinearSum):
     def target(self) -> int:
         """Shaft less circle is 0."""
         return 0
+
+    def draw(self, drawing: Drawing) -> None:
+        """A circle (a pill for several cells) and an arrow from it along the shaft."""
+        drawing.circle(self.circle, self.kind)
+        drawing.arrow((self.circle[-1], *self.shaft), self.kind)
 
     def spec(self) -> dict[str, Any]:
         """``{"kind": "arrow", "circle": [...], "cells": [...]}`` (cells as indices)."""

@@ -1,0 +1,126 @@
+"""How a rule is drawn: the shapes setters draw, recorded apart from any file format.
+
+Each rule kind draws itself (:meth:`~cpsudoku.model.constraints.Constraint.draw`,
+beside its model) by calling the methods of :class:`Drawing` in the setters' own terms:
+a killer cage, a coloured line, a thermometer's bulb, a dot on an edge, a clue outside
+the grid. The drawing records :class:`Shape` values; a renderer (SVG in
+:mod:`cpsudoku.draw`) turns them into a picture. So no renderer knows a rule, and a
+new rule is drawn by its own module.
+
+Coordinates are cells (0-based indices) or, for clues outside the grid, a row and a
+column from -1 to n (one step outside on each side).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The colours setters give their lines (as SudokuPad and f-puzzles draw them).
+COLOURS = {
+    "thermometer": "#b8b8b8",
+    "whisper": "#5fcf64",
+    "renban": "#d08cf0",
+    "palindrome": "#a0a0a0",
+    "region-sum": "#4a90e2",
+    "between": "#a8d8f0",
+    "entropic": "#f2a640",
+    "modular": "#4fc3b8",
+    "zipper": "#c7a4f5",
+    "nabner": "#f0dc50",
+    "lockout": "#f08a8a",
+    "arrow": "#9a9a9a",
+    "double-arrow": "#e0a0a0",
+    "regex": "#e07070",
+    "slow-thermometer": "#c8c8c8",
+    "other": "#888888",
+}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One thing drawn: what it is, where, and how.
+
+    Attributes:
+        shape: cage, line, bulb, circle, pill, arrow, dot, edge-text, outside, shade,
+            mark, text.
+        cells: the cells it covers, in order (a line's path).
+        role: the rule's kind, for the renderer's classes and colours.
+        attrs: the rest (a label, a colour, a fill, an edge's text, an outside
+            position, an arrow's direction).
+    """
+
+    shape: str
+    cells: tuple[int, ...]
+    role: str
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Drawing:
+    """The shapes of a puzzle's rules, as its rules add them."""
+
+    n: int
+    shapes: list[Shape] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def _add(self, shape: str, cells: tuple[int, ...] | list[int], role: str, **attrs: Any) -> None:
+        self.shapes.append(Shape(shape, tuple(cells), role, attrs))
+
+    def cage(self, cells: tuple[int, ...], role: str, label: str | None = None) -> None:
+        """A dashed cage around the cells, its label (a sum) in its first cell's corner."""
+        self._add("cage", cells, role, label=label)
+
+    def line(
+        self, cells: tuple[int, ...], role: str, colour: str | None = None, width: float = 0.18
+    ) -> None:
+        """A line through the cells' centres (``width`` in cells)."""
+        self._add(
+            "line", cells, role, colour=colour or COLOURS.get(role, COLOURS["other"]), width=width
+        )
+
+    def bulb(self, cell: int, role: str, colour: str | None = None) -> None:
+        """A thermometer's bulb: a filled circle in the cell."""
+        self._add("bulb", (cell,), role, colour=colour or COLOURS.get(role, COLOURS["other"]))
+
+    def circle(
+        self, cells: tuple[int, ...], role: str, fill: str = "#ffffff", stroke: str = "#888888"
+    ) -> None:
+        """An arrow's circle (one cell) or pill (several cells, one rounded shape)."""
+        self._add("circle" if len(cells) == 1 else "pill", cells, role, fill=fill, stroke=stroke)
+
+    def arrow(self, cells: tuple[int, ...], role: str, colour: str | None = None) -> None:
+        """An arrow along the cells, its head at the last one."""
+        self._add("arrow", cells, role, colour=colour or COLOURS.get(role, COLOURS["arrow"]))
+
+    def dot(self, a: int, b: int, role: str, fill: str, label: str | None = None) -> None:
+        """A kropki dot on the edge between two cells (filled black, or white)."""
+        self._add("dot", (a, b), role, fill=fill, label=label)
+
+    def edge_text(self, a: int, b: int, role: str, text: str) -> None:
+        """Text on the edge between two cells (an X, a V, a sum)."""
+        self._add("edge-text", (a, b), role, text=text)
+
+    def outside(
+        self, row: int, col: int, role: str, text: str, direction: tuple[int, int] | None = None
+    ) -> None:
+        """A clue outside the grid (row or column -1 or n), with an arrow along ``direction``."""
+        self._add("outside", (), role, row=row, col=col, text=text, direction=direction)
+
+    def shade(
+        self, cells: tuple[int, ...], role: str, colour: str = "#e6e6e6", opacity: float = 0.6
+    ) -> None:
+        """The cells shaded (an extra region, a clone...)."""
+        self._add("shade", cells, role, colour=colour, opacity=opacity)
+
+    def mark(self, cell: int, role: str, kind: str, fill: str = "#d8d8d8") -> None:
+        """A shape behind a cell's digit: ``circle`` (odd), ``square`` (even), ``diamond``."""
+        self._add("mark", (cell,), role, kind=kind, fill=fill)
+
+    def text(self, cell: int, role: str, text: str, corner: str = "tl") -> None:
+        """Small text in a cell's corner (``tl``, ``tr``, ``bl``, ``br``) or ``centre``."""
+        self._add("text", (cell,), role, text=text, corner=corner)
+
+    def note(self, text: str) -> None:
+        """A rule that has no shape (a whole-grid rule): listed beside the grid."""
+        self.notes.append(text)
