@@ -24,6 +24,7 @@ ROOT = Path(cpsudoku.__file__).parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("version",),
     ("model",),
+    ("draw",),
     ("canon",),
     ("encode",),
     ("engines",),

@@ -65,6 +65,7 @@ COMMANDS: dict[str, Command] = {
         "count",
         "show",
         "draw",
+        "explain",
         "batch",
         "bench",
         "export",

@@ -76,16 +76,67 @@ def _run_draw(args: argparse.Namespace) -> int:
         found = true_candidates(puzzle, time_limit=args.time_limit)
         candidates = found.masks
     title = args.title if args.title is not None else (given.setter.title if given.setter else "")
-    svg = to_svg(Picture(puzzle, solution, candidates, highlight, title))
-    if args.output == "-":
+    _write_picture(to_svg(Picture(puzzle, solution, candidates, highlight, title)), args.output)
+    return EXIT_OK
+
+
+def _configure_explain(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="also draw the explanation: FILE.svg or FILE.png (the conflict or the cells "
+        "where two solutions differ highlighted)",
+    )
+    p.add_argument("--time-limit", type=float, metavar="S", help="seconds in all")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_box_options(p)
+    add_setter_options(p)
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    import json
+
+    from cpsudoku.cli.common import EXIT_FOR_STATUS
+    from cpsudoku.draw.svg import Picture, to_svg
+    from cpsudoku.evidence.explain import explain
+    from cpsudoku.model.forms import parse
+
+    check_time_limit_option(args.time_limit)
+    if args.output:
+        refuse_overwrite(args.puzzle, args.output)
+    given = puzzle_input(args)
+    puzzle = parse(given.puzzle, args.box, check=False)
+    found = explain(puzzle, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(found.to_dict()))
+    else:
+        for line in found.lines():
+            print(line)
+    if args.output:
+        solution = found.solutions[0].cells if found.solutions else None
+        picture = Picture(
+            puzzle, solution, None, found.cells, given.setter.title if given.setter else ""
+        )
+        _write_picture(to_svg(picture), args.output)
+    return EXIT_FOR_STATUS[found.status]
+
+
+def _write_picture(svg: str, output: str) -> None:
+    """The SVG to ``output``: SVG text, PNG by its suffix, or stdout for -."""
+    if output == "-":
         sys.stdout.write(svg)
-    elif suffix == ".png":
+        return
+    suffix = Path(output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"-o {output}: a picture is .svg or .png")
+    if suffix == ".png":
         from cpsudoku.draw.png import svg_to_png
 
-        Path(args.output).write_bytes(svg_to_png(svg))
+        Path(output).write_bytes(svg_to_png(svg))
     else:
-        Path(args.output).write_text(svg, encoding="utf-8")
-    return EXIT_OK
+        Path(output).write_text(svg, encoding="utf-8")
 
 
 #: This module's commands.
@@ -94,5 +145,11 @@ COMMANDS: dict[str, Command] = {
         "draw a puzzle as setters draw it (SVG or PNG), with its solution or candidates",
         _configure_draw,
         _run_draw,
+    ),
+    "explain": (
+        "say why a puzzle fails: a minimal set of rules and givens that contradict each "
+        "other, or two solutions and where they differ",
+        _configure_explain,
+        _run_explain,
     ),
 }

@@ -84,6 +84,8 @@ def _run_solve(args: argparse.Namespace) -> int:
         line = STATUS_TEXT[result.status]
         if contradiction:
             line = f"unsolvable: {RULES_CONTRADICT}"
+        if result.status is Status.UNSOLVABLE:
+            line += "; run 'cpsudoku explain' to see which rules and givens clash"
         elif result.error and result.status in (Status.INVALID, Status.REFUSED):
             line = f"{line}: {result.error}"
         print(f"{line} ({result.backend}, {result.seconds * 1000:.1f} ms)")
