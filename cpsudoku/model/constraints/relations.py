@@ -569,7 +569,7 @@ class ValuedMark(MarkRule):
 
 
 #: The value a dot or mark of each kind stands for unless told another: a white dot's
-#: difference, a black dot's ratio, an X's or a V's sum.
+#: difference, a black dot's ratio, an X's, a V's or a sum dot's sum.
 MARK_VALUES = {"kropki-white": 1, "kropki-black": 2, "x": 10, "v": 5, "sum-dot": 5}
 
 #: The dot and mark kinds a negative rule may speak of.
