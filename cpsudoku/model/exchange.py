@@ -129,6 +129,8 @@ def _write_rule(c: Constraint, n: int, names: Any) -> list[dict[str, Any]]:
             rule["sum"] = c.total
         return [rule]
     if isinstance(c, Negative):
+        if c.mark not in _NEGATIVES:
+            raise RulesError(f"the exchange format has no negative rule of {c.mark}")
         if c.spec() != {"kind": c.kind, "of": c.mark}:
             raise RulesError(
                 "the exchange format has no negative rule with other values or exempt marks"

@@ -9,7 +9,7 @@ the rule's name, so a rule is never dropped.
 
 The kinds live in one module per family: :mod:`~.cages`, :mod:`~.relations` (pairs of
 cells, dots), :mod:`~.lines`, :mod:`~.sums`, :mod:`~.outside` (clues outside the
-grid), :mod:`~.cells`; importing this package registers them all.
+grid), :mod:`~.cells`, :mod:`~.indexers`; importing this package registers them all.
 """
 
 from cpsudoku.model.constraints.base import (
@@ -30,6 +30,7 @@ from cpsudoku.model.constraints.base import (
 )
 from cpsudoku.model.constraints.cages import Cage, digit_sets
 from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
+from cpsudoku.model.constraints.indexers import BoxIndexer, ColumnIndexer, Indexer, RowIndexer
 from cpsudoku.model.constraints.lines import Palindrome, Renban, Thermometer, Whisper
 from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
 from cpsudoku.model.constraints.relations import (
@@ -37,13 +38,23 @@ from cpsudoku.model.constraints.relations import (
     NEGATABLE,
     AntiKing,
     AntiKnight,
+    Chess,
+    Clone,
+    DiagonalNonConsecutive,
+    Extremum,
     GridRule,
+    Knightmare,
     KropkiBlack,
     KropkiWhite,
     MarkRule,
+    Maximum,
+    Minimum,
     Negative,
     NonConsecutive,
     PairRule,
+    SelfTaxicab,
+    SumDot,
+    Taxicab,
     ValuedMark,
     VMark,
     XMark,
@@ -60,25 +71,39 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "BoxIndexer",
     "Cage",
     "Candidates",
     "CellValues",
+    "Chess",
+    "Clone",
+    "ColumnIndexer",
     "Constraint",
+    "DiagonalNonConsecutive",
     "Even",
+    "Extremum",
     "GridRule",
+    "Indexer",
+    "Knightmare",
     "KropkiBlack",
     "KropkiWhite",
     "LineClue",
     "LinearSum",
     "LittleKiller",
     "MarkRule",
+    "Maximum",
+    "Minimum",
     "Negative",
     "NonConsecutive",
     "Odd",
     "PairRule",
     "Palindrome",
     "Renban",
+    "RowIndexer",
     "Sandwich",
+    "SelfTaxicab",
+    "SumDot",
+    "Taxicab",
     "Thermometer",
     "VMark",
     "ValuedMark",

@@ -2,12 +2,15 @@
 
 Every rule here compiles to :class:`~cpsudoku.model.primitives.Relation`: which cells
 are related (:attr:`PairRule.pairs`) and which two values they may not hold
-(:meth:`PairRule.clash`).
+(:meth:`PairRule.clash`). Whole-grid relations: anti-knight, anti-king,
+non-consecutive and its diagonal twin, knightmare, chess moves of any offset, taxicab
+distances and self-taxicab; marks: kropki dots, X, V and sum dots of any value with
+their negative rules; clones; minimum and maximum cells.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -18,8 +21,11 @@ from cpsudoku.model.constraints.base import (
     as_list,
     cell_index,
     cell_name,
+    cells_of,
     kind,
+    numbers,
     only_keys,
+    whole,
 )
 from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
@@ -207,6 +213,283 @@ class NonConsecutive(GridRule):
         return abs(a - b) == 1
 
 
+@lru_cache(maxsize=1024)
+def pair_table(n: int, clash: Callable[..., bool], *params: Hashable) -> tuple[int, ...]:
+    """The allowed-pairs table of ``not clash(a, b, *params)`` on a grid of side ``n``.
+
+    For rules whose clash is not one per rule (self-taxicab's, one per distance):
+    ``clash`` is a module-level function, so each table is worked out once.
+    """
+    return relation_table.__wrapped__(n, lambda a, b: not clash(a, b, *params))
+
+
+def _both(a: int, b: int, d: int) -> bool:
+    return a == b == d
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class DiagonalNonConsecutive(GridRule):
+    """Diagonal neighbours differ by more than 1. ``{"kind": "diagonal-non-consecutive"}``."""
+
+    kind: ClassVar[str] = "diagonal-non-consecutive"
+    meaning: ClassVar[str] = "diagonally touching cells are not consecutive"
+    example: ClassVar[dict[str, Any]] = {"kind": "diagonal-non-consecutive"}
+    steps: ClassVar[tuple[tuple[int, int], ...]] = DIAGONAL
+    size: int
+    cells: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Values one apart."""
+        return abs(a - b) == 1
+
+
+#: The sums a knightmare forbids unless told others (SudokuSolver's default).
+KNIGHTMARE_SUMS = (5, 15)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Knightmare(GridRule):
+    """Cells a knight's move apart do not add up to one of ``sums`` (5 or 15 by default).
+
+    JSON: ``{"kind": "knightmare"}``, or ``{"kind": "knightmare", "sums": [10]}``.
+    """
+
+    kind: ClassVar[str] = "knightmare"
+    meaning: ClassVar[str] = "cells a knight's move apart do not add up to a listed sum (5, 15)"
+    example: ClassVar[dict[str, Any]] = {"kind": "knightmare", "sums": [5, 15]}
+    steps: ClassVar[tuple[tuple[int, int], ...]] = KNIGHT
+    size: int
+    cells: tuple[int, ...]
+    sums: tuple[int, ...] = KNIGHTMARE_SUMS
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "knightmare"}``, and ``"sums"`` unless the default."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.sums != KNIGHTMARE_SUMS:
+            out["sums"] = list(self.sums)
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Knightmare:
+        """Optionally ``sums``: whole numbers two digits can make (2..2n)."""
+        only_keys(spec, cls.kind, "sums")
+        sums: tuple[int, ...] = KNIGHTMARE_SUMS
+        if "sums" in spec:
+            sums = tuple(sorted(set(numbers(spec["sums"], "a knightmare's sums", 2, 2 * size))))
+        return cls(size, tuple(range(size * size)), sums)
+
+    def table_key(self) -> Hashable:
+        """The sums."""
+        return self.sums
+
+    def clash(self, a: int, b: int) -> bool:
+        """A forbidden sum."""
+        return a + b in self.sums
+
+
+def _normal_offset(value: object, size: int) -> tuple[int, int]:
+    """A chess offset ``[a, b]`` as ``(min(|a|, |b|), max(|a|, |b|))``."""
+    pair = as_list(value, "a chess offset")
+    if len(pair) != 2:
+        raise RulesError(f"a chess offset is two whole numbers [a, b], not {value!r}")
+    a, b = (abs(whole(v, "a chess offset's step", -(size - 1), size - 1)) for v in pair)
+    if a == b == 0:
+        raise RulesError("a chess offset [0, 0] moves nowhere")
+    return min(a, b), max(a, b)
+
+
+@lru_cache(maxsize=256)
+def _chess_pairs(
+    n: int, offsets: tuple[tuple[int, int], ...], listed: tuple[int, ...] | None
+) -> list[tuple[int, int]]:
+    """The cells one of ``offsets`` apart (mirrored), with a listed cell among them."""
+    steps = tuple(sorted({step for a, b in offsets for step in ((a, b), (b, a))}))
+    pairs = moves(n, steps)
+    if listed is None:
+        return pairs
+    keep = set(listed)
+    return [p for p in pairs if p[0] in keep or p[1] in keep]
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Chess(PairRule):
+    """Cells a chess move apart do not share a digit: anti-knight and anti-king generalised.
+
+    JSON: ``{"kind": "chess", "offsets": [[1, 2]]}``: each offset ``[a, b]`` stands
+    for every move (+-a, +-b) and (+-b, +-a). Optionally ``"values"``: only those
+    digits may not repeat a move apart; ``"cells"``: only pairs with at least one of
+    the listed cells are related (as the solver setters use reads a chess rule
+    limited to cells).
+    """
+
+    kind: ClassVar[str] = "chess"
+    meaning: ClassVar[str] = (
+        "cells a listed (a, b) move apart do not share a digit (optionally only the "
+        "listed digits, or only pairs touching the listed cells)"
+    )
+    example: ClassVar[dict[str, Any]] = {"kind": "chess", "offsets": [[1, 3]], "values": [1, 9]}
+    size: int
+    cells: tuple[int, ...]  # the whole grid: a listed cell's partners may lie anywhere
+    offsets: tuple[tuple[int, int], ...]
+    #: The digits that may not repeat (empty: every digit).
+    digits: tuple[int, ...] = ()
+    #: The listed cells: only pairs with one of them are related (empty: every pair).
+    listed: tuple[int, ...] = ()
+
+    def spec(self) -> dict[str, Any]:
+        """Offsets, and the values and cells when listed."""
+        out: dict[str, Any] = {"kind": self.kind, "offsets": [list(o) for o in self.offsets]}
+        if self.digits:
+            out["values"] = list(self.digits)
+        if self.listed:
+            out["cells"] = list(self.listed)
+        return out
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Chess:
+        """Offsets (at least one, on the grid), optionally digits 1..n and cells."""
+        only_keys(spec, cls.kind, "offsets", "values", "cells")
+        items = as_list(spec.get("offsets"), "a chess rule's offsets")
+        if not items:
+            raise RulesError("a chess rule needs at least one offset [a, b]")
+        offsets = tuple(sorted({_normal_offset(item, size) for item in items}))
+        digits: tuple[int, ...] = ()
+        if "values" in spec:
+            digits = tuple(sorted(set(numbers(spec["values"], "a chess rule's values", 1, size))))
+        listed: tuple[int, ...] = ()
+        if "cells" in spec:
+            listed = cells_of(spec["cells"], size, "a chess rule's cells")
+        return cls(size, tuple(range(size * size)), offsets, digits, listed)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The cells an offset apart (with a listed cell, when cells are listed)."""
+        return _chess_pairs(self.size, self.offsets, self.listed or None)
+
+    def table_key(self) -> Hashable:
+        """The digits."""
+        return self.digits
+
+    def clash(self, a: int, b: int) -> bool:
+        """The same digit (one of the listed, when digits are listed)."""
+        return a == b and (not self.digits or a in self.digits)
+
+    def where(self, n: int) -> str:
+        """The rule and its offsets."""
+        moves_ = ", ".join(f"({a}, {b})" for a, b in self.offsets)
+        return f"the chess rule of moves {moves_}"
+
+
+@lru_cache(maxsize=256)
+def taxicab_pairs(n: int, distance: int) -> list[tuple[int, int]]:
+    """The pairs of cells at taxicab distance exactly ``distance`` (|dr| + |dc|)."""
+    return moves(n, tuple((k, distance - k) for k in range(distance + 1)))
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Taxicab(PairRule):
+    """Cells at taxicab distance exactly ``distance`` hold different digits.
+
+    JSON: ``{"kind": "taxicab", "distance": 3}`` (|row difference| + |column
+    difference| = 3).
+    """
+
+    kind: ClassVar[str] = "taxicab"
+    meaning: ClassVar[str] = "cells exactly its distance apart (rows plus columns) differ"
+    example: ClassVar[dict[str, Any]] = {"kind": "taxicab", "distance": 4}
+    size: int
+    cells: tuple[int, ...]
+    distance: int
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "taxicab", "distance": k}``."""
+        return {"kind": self.kind, "distance": self.distance}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Taxicab:
+        """A distance of 1..2(n-1) (farther, no two cells are that far apart)."""
+        only_keys(spec, cls.kind, "distance")
+        distance = whole(spec.get("distance"), "a taxicab distance", 1, max(1, 2 * (size - 1)))
+        return cls(size, tuple(range(size * size)), distance)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The cells exactly the distance apart."""
+        return taxicab_pairs(self.size, self.distance)
+
+    def clash(self, a: int, b: int) -> bool:
+        """The same digit."""
+        return a == b
+
+    def where(self, n: int) -> str:
+        """The rule and its distance."""
+        return f"the taxicab rule of distance {self.distance}"
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class SelfTaxicab(Constraint):
+    """A digit d does not appear again at taxicab distance exactly d.
+
+    JSON ``{"kind": "self-taxicab"}``. Its pairs' clash depends on their distance,
+    so it is a relation per distance 1..n (two cells d apart may not both hold d).
+    """
+
+    kind: ClassVar[str] = "self-taxicab"
+    meaning: ClassVar[str] = "a digit d does not appear again at taxicab distance exactly d"
+    example: ClassVar[dict[str, Any]] = {"kind": "self-taxicab"}
+    family: ClassVar[str] = "relations"
+    size: int
+    cells: tuple[int, ...]
+
+    @classmethod
+    def of(cls, size: int) -> SelfTaxicab:
+        """The rule on a grid of side ``size``."""
+        return cls(size, tuple(range(size * size)))
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "self-taxicab"}``: the rule has no parameters."""
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> SelfTaxicab:
+        """The rule of ``spec`` (no other key) on a grid of side ``size``."""
+        only_keys(spec, cls.kind)
+        return cls.of(size)
+
+    def rings(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """``(d, the pairs of cells d apart)`` for each digit d with such pairs."""
+        n = self.size
+        return [(d, taxicab_pairs(n, d)) for d in range(1, n + 1) if taxicab_pairs(n, d)]
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """Two cells d apart both holding d."""
+        for d, pairs in self.rings():
+            for i, j in pairs:
+                if values[i] == values[j] == d:
+                    return (
+                        f"{cell_name(i, n)} and {cell_name(j, n)} both hold {d}, {d} apart: "
+                        f"{self.kind}"
+                    )
+        return None
+
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """No two filled cells d apart both hold d."""
+        return all(not (values[i] == values[j] == d) for d, pairs in self.rings() for i, j in pairs)
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """One relation per distance d: its pairs may not both hold d."""
+        return tuple(Relation(tuple(pairs), pair_table(n, _both, d)) for d, pairs in self.rings())
+
+    def where(self, n: int) -> str:
+        """The rule's name: it speaks of the whole grid."""
+        return f"the {self.kind} rule"
+
+
 class MarkRule(PairRule):
     """Base of the rules drawn on given cells: lines (in order) and dots (two cells).
 
@@ -297,8 +580,8 @@ class ValuedMark(MarkRule):
 
 
 #: The value a dot or mark of each kind stands for unless told another: a white dot's
-#: difference, a black dot's ratio, an X's or a V's sum.
-MARK_VALUES = {"kropki-white": 1, "kropki-black": 2, "x": 10, "v": 5}
+#: difference, a black dot's ratio, an X's, a V's or a sum dot's sum.
+MARK_VALUES = {"kropki-white": 1, "kropki-black": 2, "x": 10, "v": 5, "sum-dot": 5}
 
 #: The dot and mark kinds a negative rule may speak of.
 NEGATABLE = tuple(MARK_VALUES)
@@ -308,7 +591,7 @@ def mark_allows(mark: str, value: int, a: int, b: int) -> bool:
     """True when a mark of kind ``mark`` standing for ``value`` allows ``a`` and ``b``.
 
     A white dot of value k: the two values differ by k; a black dot: one is k times
-    the other; an X or a V: they add up to its value.
+    the other; an X, a V or a sum dot: they add up to its value.
     """
     if mark == "kropki-white":
         return abs(a - b) == value
@@ -379,6 +662,27 @@ class VMark(ValuedMark):
 
 @kind
 @dataclass(frozen=True, slots=True)
+class SumDot(ValuedMark):
+    """A sum between two cells (XV generalised): their values add up to its ``value``.
+
+    JSON: ``{"kind": "sum-dot", "cells": [a, b], "value": 7}`` (5 when no value is
+    given, as the solver setters use reads a sum with none).
+    """
+
+    kind: ClassVar[str] = "sum-dot"
+    meaning: ClassVar[str] = "the two cells add up to the dot's value (5)"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "sum-dot",
+        "cells": ["r1c1", "r1c2"],
+        "value": 7,
+    }
+    size: int
+    cells: tuple[int, ...]
+    value: int = 5
+
+
+@kind
+@dataclass(frozen=True, slots=True)
 class Negative(PairRule):
     """The negative rule of a dot or mark kind: every such dot or mark is given.
 
@@ -387,8 +691,10 @@ class Negative(PairRule):
     JSON: ``{"kind": "negative", "of": "kropki-white"}``, with optionally
 
     - ``"values"``: the mark values it forbids (default the kind's own: a white dot's
-      difference 1, a black dot's ratio 2, 10 for X, 5 for V); f-puzzles' negative
-      ratio forbids every ratio used on the grid's black dots;
+      difference 1, a black dot's ratio 2, 10 for X, 5 for V and for a sum dot);
+      f-puzzles' negative ratio forbids every ratio used on the grid's black dots;
+      ``{"of": "sum-dot", "values": [7, 11]}``: neighbours without a sum dot add up
+      to neither 7 nor 11;
     - ``"exempt"``: the mark kinds whose marks exempt their pair (default the kind
       itself). f-puzzles and the solvers setters use with it exempt a pair holding a
       white or a black dot from both kropki negatives (``["kropki-white",
@@ -497,6 +803,148 @@ class Negative(PairRule):
             m.replace("kropki-", "") + ("" if m in ("x", "v") else " dot") for m in self.exempt
         )
         drawing.note(f"all given: neighbours with no {marks} may not {what}")
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Clone(PairRule):
+    """Clones: each listed cell holds the same value as its clone.
+
+    JSON: ``{"kind": "clone", "cells": ["r1c1", "r1c2"], "clones": ["r5c5", "r5c6"]}``
+    (``cells[i]`` equals ``clones[i]``; a cell may have several clones).
+    """
+
+    kind: ClassVar[str] = "clone"
+    meaning: ClassVar[str] = "each cell holds the same value as its clone (cells[i] = clones[i])"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "clone",
+        "cells": ["r1c1", "r1c2"],
+        "clones": ["r5c5", "r5c6"],
+    }
+    fpuzzles_key: ClassVar[str] = "clone"
+    size: int
+    #: The cells cloned (``"cells"`` in JSON), in order.
+    sources: tuple[int, ...]
+    #: Their clones, ``clones[i]`` of ``sources[i]``.
+    clones: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:  # type: ignore[override]
+        """Every cell of the rule: the cells cloned, then their clones."""
+        return tuple(dict.fromkeys(self.sources + self.clones))
+
+    def spec(self) -> dict[str, Any]:
+        """The cells and their clones, as indices."""
+        return {"kind": self.kind, "cells": list(self.sources), "clones": list(self.clones)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Clone:
+        """As many clones as cells, on the grid, no cell its own clone."""
+        only_keys(spec, cls.kind, "cells", "clones")
+        cells = cells_of(spec.get("cells"), size, "a clone's cells", distinct=False)
+        clones = cells_of(spec.get("clones"), size, "a clone's clones", distinct=False)
+        if len(cells) != len(clones):
+            raise RulesError(
+                f"a clone lists {len(cells)} cells and {len(clones)} clones: one clone per cell"
+            )
+        for i, j in zip(cells, clones, strict=True):
+            if i == j:
+                raise RulesError(f"a clone pairs {cell_name(i, size)} with itself")
+        return cls(size, cells, clones)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Each cell with its clone."""
+        return list(zip(self.sources, self.clones, strict=True))
+
+    def clash(self, a: int, b: int) -> bool:
+        """Different values."""
+        return a != b
+
+
+@lru_cache(maxsize=256)
+def extremum_pairs(n: int, cells: tuple[int, ...]) -> list[tuple[int, int]]:
+    """``(listed cell, orthogonal neighbour not listed)`` for every listed cell."""
+    listed = set(cells)
+    out = []
+    for i in cells:
+        r, c = divmod(i, n)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            j = rr * n + cc
+            if 0 <= rr < n and 0 <= cc < n and j not in listed:
+                out.append((i, j))
+    return out
+
+
+class Extremum(PairRule):
+    """Base of minimum and maximum cells: each is below (above) its orthogonal neighbours.
+
+    JSON: ``{"kind": "minimum", "cells": [...]}``. Neighbours listed in the same rule
+    are not compared (f-puzzles and the solvers setters use with it read them so).
+    """
+
+    size: int
+    #: The minimum (maximum) cells, as listed.
+    listed: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The listed cells, then the neighbours they are compared with."""
+        return tuple(dict.fromkeys((*self.listed, *(j for _, j in self.pairs))))
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ..., "cells": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.listed)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> PairRule:
+        """Cells on the grid, none twice."""
+        only_keys(spec, cls.kind, "cells")
+        listed = cells_of(spec.get("cells"), size, f"a {cls.kind} rule's cells")
+        return cls(size, listed)  # type: ignore[call-arg]
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Each listed cell with each orthogonal neighbour outside the list."""
+        return extremum_pairs(self.size, self.listed)
+
+    def where(self, n: int) -> str:
+        """``the minimum at r2c2``."""
+        return f"the {self.kind} at {cell_name(self.listed[0], n)}"
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Minimum(Extremum):
+    """Minimum cells: each is less than every orthogonal neighbour not itself listed."""
+
+    kind: ClassVar[str] = "minimum"
+    meaning: ClassVar[str] = "each cell is less than its orthogonal neighbours outside the set"
+    example: ClassVar[dict[str, Any]] = {"kind": "minimum", "cells": ["r2c2", "r8c8"]}
+    fpuzzles_key: ClassVar[str] = "minimum"
+    size: int
+    listed: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Not below its neighbour."""
+        return a >= b
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Maximum(Extremum):
+    """Maximum cells: each is greater than every orthogonal neighbour not itself listed."""
+
+    kind: ClassVar[str] = "maximum"
+    meaning: ClassVar[str] = "each cell is greater than its orthogonal neighbours outside the set"
+    example: ClassVar[dict[str, Any]] = {"kind": "maximum", "cells": ["r5c5"]}
+    fpuzzles_key: ClassVar[str] = "maximum"
+    size: int
+    listed: tuple[int, ...]
+
+    def clash(self, a: int, b: int) -> bool:
+        """Not above its neighbour."""
+        return a <= b
 
 
 # ------------------------------------------------------------------------- f-puzzles
@@ -625,3 +1073,56 @@ def _write_negative(rule: Negative, out: Writing) -> None:
             names.append("xv")
         return
     raise RulesError(f"f-puzzles has no key for {rule.where(out.n)} as cpsudoku reads it")
+
+
+@reads("clone")
+def _read_clones(reading: Reading, key: str) -> list[Constraint]:
+    """One clone rule per item: ``cells[i]`` equals ``cloneCells[i]``.
+
+    A pair of a cell with itself says nothing and is skipped (as f-puzzles' solvers
+    skip it); an item whose lists differ in length is refused.
+    """
+    n = reading.n
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        cells = reading.cells(item.get("cells"), f"clone {k}")
+        clones = reading.cells(item.get("cloneCells"), f"clone {k}'s cloneCells")
+        if len(cells) != len(clones):
+            raise RulesError(
+                f"f-puzzles clone {k} has {len(cells)} cells and {len(clones)} cloneCells"
+            )
+        pairs = [(i, j) for i, j in zip(cells, clones, strict=True) if i != j]
+        if pairs:
+            out.append(Clone(n, tuple(i for i, _ in pairs), tuple(j for _, j in pairs)))
+    return out
+
+
+@writes(Clone)
+def _write_clone(rule: Clone, out: Writing) -> None:
+    out.add("clone", {"cells": out.names(rule.sources), "cloneCells": out.names(rule.clones)})
+
+
+@reads("minimum", "maximum")
+def _read_extrema(reading: Reading, key: str) -> list[Constraint]:
+    """Minimum (maximum) cells, one item per cell: one rule holding every cell of the key.
+
+    The cells of one key are one set (a neighbour in the set is not compared), as
+    f-puzzles' solvers read them.
+    """
+    cells = [
+        reading.cell(item.get("cell"), f"{key} {k}") for k, item in enumerate(reading.items(key))
+    ]
+    if not cells:
+        return []
+    cls: type[Extremum] = Minimum if key == "minimum" else Maximum
+    return [cls(reading.n, tuple(dict.fromkeys(cells)))]  # type: ignore[call-arg]
+
+
+@writes(Minimum, Maximum)
+def _write_extremum(rule: Extremum, out: Writing) -> None:
+    if out.obj.get(rule.kind):
+        # f-puzzles' cells of a key are one set: two sets would read back as one, and
+        # neighbours across them would no longer be compared.
+        raise RulesError(f"f-puzzles holds one set of {rule.kind} cells, not two")
+    for i in rule.listed:
+        out.add(rule.kind, {"cell": out.name(i)})
