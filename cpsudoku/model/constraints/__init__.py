@@ -30,7 +30,20 @@ from cpsudoku.model.constraints.base import (
 )
 from cpsudoku.model.constraints.cages import Cage, digit_sets
 from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
-from cpsudoku.model.constraints.lines import Palindrome, Renban, Thermometer, Whisper
+from cpsudoku.model.constraints.lines import (
+    BetweenLine,
+    ClassLine,
+    EntropicLine,
+    LockoutLine,
+    ModularLine,
+    Nabner,
+    Palindrome,
+    RegexLine,
+    Renban,
+    SlowThermometer,
+    Thermometer,
+    Whisper,
+)
 from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
 from cpsudoku.model.constraints.relations import (
     MARK_VALUES,
@@ -50,7 +63,15 @@ from cpsudoku.model.constraints.relations import (
     mark_allows,
     moves,
 )
-from cpsudoku.model.constraints.sums import Arrow, LinearSum, LittleKiller
+from cpsudoku.model.constraints.sums import (
+    Arrow,
+    DoubleArrow,
+    EqualSums,
+    LinearSum,
+    LittleKiller,
+    RegionSumLine,
+    ZipperLine,
+)
 
 __all__ = [
     "KINDS",
@@ -60,10 +81,15 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "BetweenLine",
     "Cage",
     "Candidates",
     "CellValues",
+    "ClassLine",
     "Constraint",
+    "DoubleArrow",
+    "EntropicLine",
+    "EqualSums",
     "Even",
     "GridRule",
     "KropkiBlack",
@@ -71,19 +97,26 @@ __all__ = [
     "LineClue",
     "LinearSum",
     "LittleKiller",
+    "LockoutLine",
     "MarkRule",
+    "ModularLine",
+    "Nabner",
     "Negative",
     "NonConsecutive",
     "Odd",
     "PairRule",
     "Palindrome",
+    "RegexLine",
+    "RegionSumLine",
     "Renban",
     "Sandwich",
+    "SlowThermometer",
     "Thermometer",
     "VMark",
     "ValuedMark",
     "Whisper",
     "XMark",
+    "ZipperLine",
     "as_list",
     "cell_index",
     "cell_name",
