@@ -31,7 +31,20 @@ from cpsudoku.model.constraints.base import (
 from cpsudoku.model.constraints.cages import Cage, digit_sets
 from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
 from cpsudoku.model.constraints.indexers import BoxIndexer, ColumnIndexer, Indexer, RowIndexer
-from cpsudoku.model.constraints.lines import Palindrome, Renban, Thermometer, Whisper
+from cpsudoku.model.constraints.lines import (
+    BetweenLine,
+    ClassLine,
+    EntropicLine,
+    LockoutLine,
+    ModularLine,
+    Nabner,
+    Palindrome,
+    RegexLine,
+    Renban,
+    SlowThermometer,
+    Thermometer,
+    Whisper,
+)
 from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
 from cpsudoku.model.constraints.relations import (
     MARK_VALUES,
@@ -61,7 +74,15 @@ from cpsudoku.model.constraints.relations import (
     mark_allows,
     moves,
 )
-from cpsudoku.model.constraints.sums import Arrow, LinearSum, LittleKiller
+from cpsudoku.model.constraints.sums import (
+    Arrow,
+    DoubleArrow,
+    EqualSums,
+    LinearSum,
+    LittleKiller,
+    RegionSumLine,
+    ZipperLine,
+)
 
 __all__ = [
     "KINDS",
@@ -71,15 +92,20 @@ __all__ = [
     "AntiKing",
     "AntiKnight",
     "Arrow",
+    "BetweenLine",
     "BoxIndexer",
     "Cage",
     "Candidates",
     "CellValues",
     "Chess",
+    "ClassLine",
     "Clone",
     "ColumnIndexer",
     "Constraint",
     "DiagonalNonConsecutive",
+    "DoubleArrow",
+    "EntropicLine",
+    "EqualSums",
     "Even",
     "Extremum",
     "GridRule",
@@ -90,18 +116,24 @@ __all__ = [
     "LineClue",
     "LinearSum",
     "LittleKiller",
+    "LockoutLine",
     "MarkRule",
     "Maximum",
     "Minimum",
+    "ModularLine",
+    "Nabner",
     "Negative",
     "NonConsecutive",
     "Odd",
     "PairRule",
     "Palindrome",
+    "RegexLine",
+    "RegionSumLine",
     "Renban",
     "RowIndexer",
     "Sandwich",
     "SelfTaxicab",
+    "SlowThermometer",
     "SumDot",
     "Taxicab",
     "Thermometer",
@@ -109,6 +141,7 @@ __all__ = [
     "ValuedMark",
     "Whisper",
     "XMark",
+    "ZipperLine",
     "as_list",
     "cell_index",
     "cell_name",

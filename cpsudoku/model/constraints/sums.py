@@ -1,16 +1,18 @@
-"""Sums whose digits may repeat: little killers, arrows (and pills).
+"""Sums whose digits may repeat: little killers, arrows (and pills), equal sums on lines.
 
 Unlike a killer cage, these rules do not make their cells differ: a little killer's
 diagonal crosses boxes, an arrow's shaft may bend back into a box it left. They share
 one shape, :class:`LinearSum` (a weighted sum of cells equals a number), which
-compiles to :class:`~cpsudoku.model.primitives.Sum`.
+compiles to :class:`~cpsudoku.model.primitives.Sum`. Lines whose parts add up alike
+(zipper lines, double arrows, region sum lines: :class:`EqualSums`) are sums too,
+the first part weighed +1 against each other part weighed -1.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cpsudoku.model.constraints.base import (
     Constraint,
@@ -24,6 +26,9 @@ from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Sum
+
+if TYPE_CHECKING:
+    from cpsudoku.model.rules import Rules
 
 
 class LinearSum(Constraint):
@@ -261,3 +266,207 @@ def _read_arrows(reading: Reading, key: str) -> list[Constraint]:
 def _write_arrow(rule: Arrow, out: Writing) -> None:
     line = [rule.circle[-1], *rule.shaft]
     out.add("arrow", {"cells": out.names(rule.circle), "lines": [out.names(line)]})
+
+
+# ------------------------------------------------------------ equal sums along lines
+
+
+class EqualSums(Constraint):
+    """Base of the lines cut into groups of cells that all add up to the same total.
+
+    A subclass gives its :attr:`groups`. Digits may repeat (within a group too, where
+    no unit forbids it). It compiles to one :class:`~cpsudoku.model.primitives.Sum`
+    per group after the first: the first group weighs +1, the other -1, target 0
+    (each group held to the first: measured faster than a chain of neighbours).
+    """
+
+    family: ClassVar[str] = "sums"
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The groups of cells whose sums are equal, in order along the line."""
+        raise NotImplementedError
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ..., "cells": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The groups' sums, when they are not all equal."""
+        totals = [sum(values[i] for i in group) for group in self.groups]
+        if len(set(totals)) > 1:
+            shown = ", ".join(map(str, totals))
+            return f"{self.where(n)} has {len(totals)} parts adding up to {shown}, not all equal"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """The first group's sum less each other group's is 0."""
+        first, *others = self.groups or ((),)
+        lead = tuple((i, 1) for i in first)
+        return tuple(Sum(lead + tuple((i, -1) for i in group), (0,)) for group in others)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class ZipperLine(EqualSums):
+    """A zipper line: cells at the same distance from its middle add up to one total.
+
+    Cell k plus cell L-1-k is the same for every k; on a line of odd length the
+    middle cell holds that total. JSON: ``{"kind": "zipper-line", "cells": [...]}``,
+    at least three cells (two say nothing).
+    """
+
+    kind: ClassVar[str] = "zipper-line"
+    meaning: ClassVar[str] = (
+        "cells equally far from the middle add up to one total (an odd line's middle cell)"
+    )
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "zipper-line",
+        "cells": ["r1c1", "r1c2", "r1c3", "r2c3", "r2c2"],
+    }
+    fpuzzles_key: ClassVar[str] = "zipperline"
+    cells: tuple[int, ...]
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> ZipperLine:
+        """Three or more distinct cells on the grid."""
+        only_keys(spec, cls.kind, "cells")
+        return cls(cells_of(spec.get("cells"), size, "a zipper line's cells", least=3))
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The pairs of cells equally far from the middle, then the middle cell."""
+        cells = self.cells
+        pairs = tuple((cells[k], cells[-1 - k]) for k in range(len(cells) // 2))
+        middle = ((cells[len(cells) // 2],),) if len(cells) % 2 else ()
+        return pairs + middle
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class DoubleArrow(EqualSums):
+    """A double arrow: the two end cells (circles) add up to the sum of the cells between.
+
+    JSON: ``{"kind": "double-arrow", "cells": [...]}``, ends first and last, at least
+    three cells.
+    """
+
+    kind: ClassVar[str] = "double-arrow"
+    meaning: ClassVar[str] = "the two end cells add up to the cells between them"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "double-arrow",
+        "cells": ["r1c1", "r1c2", "r1c3", "r1c4"],
+    }
+    fpuzzles_key: ClassVar[str] = "doublearrow"
+    cells: tuple[int, ...]
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> DoubleArrow:
+        """Three or more distinct cells on the grid."""
+        only_keys(spec, cls.kind, "cells")
+        return cls(cells_of(spec.get("cells"), size, "a double arrow's cells", least=3))
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The two ends, then the cells between."""
+        return (self.cells[0], self.cells[-1]), self.cells[1:-1]
+
+
+def region_runs(
+    cells: Sequence[int], regions: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], ...]:
+    """A line cut into runs: maximal stretches of consecutive cells in one region.
+
+    A line that leaves a region and comes back starts a new run there. A cell in no
+    region belongs to no run and leaves the run around it whole (the line's next cell
+    in the same region continues it), as f-puzzles' solver reads such a line.
+    """
+    region_of = {i: k for k, region in enumerate(regions) for i in region}
+    runs: list[list[int]] = []
+    last: int | None = None
+    for i in cells:
+        k = region_of.get(i)
+        if k is None:
+            continue
+        if k != last:
+            runs.append([])
+            last = k
+        runs[-1].append(i)
+    return tuple(tuple(run) for run in runs)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class RegionSumLine(EqualSums):
+    """A region sum line: each run of the line inside one region adds up to one total.
+
+    The line is cut where it crosses a region's border (a box, or a jigsaw region);
+    re-entering a region starts a new run (:func:`region_runs`). The regions are the
+    puzzle's own, taken when the rules are made (:meth:`bind`). JSON: ``{"kind":
+    "region-sum-line", "cells": [...]}``.
+    """
+
+    kind: ClassVar[str] = "region-sum-line"
+    meaning: ClassVar[str] = "every run of the line inside one box or region adds up to one total"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "region-sum-line",
+        "cells": ["r1c2", "r1c3", "r1c4", "r1c5"],
+    }
+    fpuzzles_key: ClassVar[str] = "regionsumline"
+    binds: ClassVar[bool] = True
+    size: int
+    cells: tuple[int, ...]
+    #: The line's runs, worked out from the regions (:meth:`bind`).
+    runs: tuple[tuple[int, ...], ...] = ()
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> RegionSumLine:
+        """Two or more distinct cells on the grid (cut by the default boxes until bound)."""
+        only_keys(spec, cls.kind, "cells")
+        cells = cells_of(spec.get("cells"), size, "a region sum line's cells", least=2)
+        from cpsudoku.model.rules import Rules
+
+        return cls(size, cells).bind(Rules.for_size(size))
+
+    def bind(self, rules: Rules) -> RegionSumLine:
+        """This line cut by the rules' boxes or jigsaw regions."""
+        n = rules.n
+        regions = rules.regions if rules.box is None else rules.unit_cells[2 * n : 3 * n]
+        runs = region_runs(self.cells, regions)
+        if runs == self.runs:
+            return self
+        return RegionSumLine(self.size, self.cells, runs)
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The runs."""
+        return self.runs
+
+
+# ----------------------------------------------------------- f-puzzles, equal sums
+
+#: The userscript's equal-sum line keys, each key's rule and the fewest cells a line
+#: needs to say anything (shorter lines are skipped, as f-puzzles' solvers skip them).
+_EQUAL_SUMS: dict[str, tuple[type[EqualSums], int]] = {
+    "zipperline": (ZipperLine, 3),
+    "doublearrow": (DoubleArrow, 3),
+    "regionsumline": (RegionSumLine, 2),
+}
+
+
+@reads(*_EQUAL_SUMS)
+def _read_equal_sums(reading: Reading, key: str) -> list[Constraint]:
+    """One rule per line of each item; a line too short to say anything is skipped."""
+    cls, least = _EQUAL_SUMS[key]
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        for line in reading.lines(item, f"{key} {k}"):
+            if len(line) >= least:
+                out.append(cls.from_spec({"kind": cls.kind, "cells": line}, reading.n))
+    return out
+
+
+@writes(ZipperLine, DoubleArrow, RegionSumLine)
+def _write_equal_sums(rule: EqualSums, out: Writing) -> None:
+    key = next(k for k, (cls, _) in _EQUAL_SUMS.items() if isinstance(rule, cls))
+    out.add(key, {"lines": [out.names(rule.cells)]})
