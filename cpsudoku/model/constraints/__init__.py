@@ -9,7 +9,8 @@ the rule's name, so a rule is never dropped.
 
 The kinds live in one module per family: :mod:`~.cages`, :mod:`~.relations` (pairs of
 cells, dots), :mod:`~.lines`, :mod:`~.sums`, :mod:`~.outside` (clues outside the
-grid), :mod:`~.cells`; importing this package registers them all.
+grid), :mod:`~.cells`, :mod:`~.composite` (``and``, ``or``); importing this package
+registers them all.
 """
 
 from cpsudoku.model.constraints.base import (
@@ -28,8 +29,27 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
-from cpsudoku.model.constraints.cages import Cage, digit_sets
-from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
+from cpsudoku.model.constraints.cages import (
+    Cage,
+    DigitalRootCage,
+    DigitSetCage,
+    EqualityCage,
+    RellikCage,
+    digit_sets,
+)
+from cpsudoku.model.constraints.cells import (
+    Candidates,
+    CellValues,
+    CountingCircles,
+    DutchFlatmates,
+    Even,
+    GlobalClasses,
+    GlobalEntropy,
+    GlobalModular,
+    Odd,
+    Quadruple,
+)
+from cpsudoku.model.constraints.composite import And, Composite, Or
 from cpsudoku.model.constraints.lines import Palindrome, Renban, Thermometer, Whisper
 from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
 from cpsudoku.model.constraints.relations import (
@@ -57,14 +77,24 @@ __all__ = [
     "MARK_VALUES",
     "NEGATABLE",
     "SYMBOLS",
+    "And",
     "AntiKing",
     "AntiKnight",
     "Arrow",
     "Cage",
     "Candidates",
     "CellValues",
+    "Composite",
     "Constraint",
+    "CountingCircles",
+    "DigitSetCage",
+    "DigitalRootCage",
+    "DutchFlatmates",
+    "EqualityCage",
     "Even",
+    "GlobalClasses",
+    "GlobalEntropy",
+    "GlobalModular",
     "GridRule",
     "KropkiBlack",
     "KropkiWhite",
@@ -75,8 +105,11 @@ __all__ = [
     "Negative",
     "NonConsecutive",
     "Odd",
+    "Or",
     "PairRule",
     "Palindrome",
+    "Quadruple",
+    "RellikCage",
     "Renban",
     "Sandwich",
     "Thermometer",
