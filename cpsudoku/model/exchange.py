@@ -124,6 +124,8 @@ def _write_rule(c: Constraint, n: int, names: Any) -> list[dict[str, Any]]:
     if isinstance(c, Renban):  # a cage subclass: first
         return [{"type": "line", "kind": "renban", "cells": names(c.cells)}]
     if isinstance(c, Cage):
+        if c.sums:
+            raise RulesError("the exchange format has no multi-sum cage")
         rule: dict[str, Any] = {"type": "cage", "cells": names(c.cells)}
         if c.total is not None:
             rule["sum"] = c.total

@@ -10,6 +10,8 @@ the rule's name, so a rule is never dropped.
 The kinds live in one module per family: :mod:`~.cages`, :mod:`~.relations` (pairs of
 cells, dots), :mod:`~.lines`, :mod:`~.sums`, :mod:`~.outside` (clues outside the
 grid), :mod:`~.cells`, :mod:`~.indexers`; importing this package registers them all.
+grid), :mod:`~.cells`, :mod:`~.composite` (``and``, ``or``); importing this package
+registers them all.
 """
 
 from cpsudoku.model.constraints.base import (
@@ -28,8 +30,27 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
-from cpsudoku.model.constraints.cages import Cage, digit_sets
-from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
+from cpsudoku.model.constraints.cages import (
+    Cage,
+    DigitalRootCage,
+    DigitSetCage,
+    EqualityCage,
+    RellikCage,
+    digit_sets,
+)
+from cpsudoku.model.constraints.cells import (
+    Candidates,
+    CellValues,
+    CountingCircles,
+    DutchFlatmates,
+    Even,
+    GlobalClasses,
+    GlobalEntropy,
+    GlobalModular,
+    Odd,
+    Quadruple,
+)
+from cpsudoku.model.constraints.composite import And, Composite, Or
 from cpsudoku.model.constraints.indexers import BoxIndexer, ColumnIndexer, Indexer, RowIndexer
 from cpsudoku.model.constraints.lines import (
     BetweenLine,
@@ -89,6 +110,7 @@ __all__ = [
     "MARK_VALUES",
     "NEGATABLE",
     "SYMBOLS",
+    "And",
     "AntiKing",
     "AntiKnight",
     "Arrow",
@@ -101,13 +123,22 @@ __all__ = [
     "ClassLine",
     "Clone",
     "ColumnIndexer",
+    "Composite",
     "Constraint",
+    "CountingCircles",
     "DiagonalNonConsecutive",
+    "DigitSetCage",
+    "DigitalRootCage",
     "DoubleArrow",
+    "DutchFlatmates",
     "EntropicLine",
     "EqualSums",
+    "EqualityCage",
     "Even",
     "Extremum",
+    "GlobalClasses",
+    "GlobalEntropy",
+    "GlobalModular",
     "GridRule",
     "Indexer",
     "Knightmare",
@@ -125,10 +156,13 @@ __all__ = [
     "Negative",
     "NonConsecutive",
     "Odd",
+    "Or",
     "PairRule",
     "Palindrome",
+    "Quadruple",
     "RegexLine",
     "RegionSumLine",
+    "RellikCage",
     "Renban",
     "RowIndexer",
     "Sandwich",

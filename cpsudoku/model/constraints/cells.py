@@ -1,9 +1,19 @@
-"""Rules on cells one by one: parity, given candidates."""
+"""Rules on cells and the digits they hold: parity, given candidates, counts of digits.
+
+Parity and given candidates narrow cells one by one (:class:`CellValues`). The
+others count digits among cells, compiled to
+:class:`~cpsudoku.model.primitives.Count`: a quadruple's digits (at least so many
+times), counting circles (a digit in a circle is in that many circles), the whole
+grid's 2x2 areas (a digit of each band, or of each residue mod 3). Dutch flatmates
+read each column in order (an :class:`~cpsudoku.model.primitives.Automaton`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from cpsudoku.model.constraints.base import (
@@ -12,13 +22,16 @@ from cpsudoku.model.constraints.base import (
     as_list,
     cell_index,
     cell_name,
+    cells_of,
     kind,
+    mask_of,
+    numbers,
     only_keys,
 )
 from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
-from cpsudoku.model.primitives import Allowed, Primitive
+from cpsudoku.model.primitives import Allowed, Automaton, Count, Primitive, automaton, bit
 
 
 class CellValues(Constraint):
@@ -171,6 +184,311 @@ class Candidates(CellValues):
         return cls(size, cells, tuple(masks))
 
 
+# --------------------------------------------------------------------- digit counts
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class Quadruple(Constraint):
+    """A quadruple: each listed digit is among the cells at least as often as listed.
+
+    Up to four cells (f-puzzles draws the clue on the corner of a 2x2 area); a digit
+    listed twice must be there twice (the area's diagonal cells may repeat). JSON:
+    ``{"kind": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "values": [1,
+    2]}``.
+    """
+
+    kind: ClassVar[str] = "quadruple"
+    meaning: ClassVar[str] = "each listed digit is among the cells, as often as listed"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "quadruple",
+        "cells": ["r1c1", "r1c2", "r2c1", "r2c2"],
+        "values": [1, 2],
+    }
+    fpuzzles_key: ClassVar[str] = "quadruple"
+    family: ClassVar[str] = "cells"
+    cells: tuple[int, ...]
+    values: tuple[int, ...]  # ascending, a digit repeated as often as it is listed
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "quadruple", "cells": [...], "values": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.cells), "values": list(self.values)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Quadruple:
+        """One to four distinct cells, and no more digits of 1..n than cells."""
+        only_keys(spec, cls.kind, "cells", "values")
+        cells = cells_of(spec.get("cells"), size, "a quadruple's cells")
+        values = sorted(numbers(spec.get("values"), "a quadruple's values", 1, size))
+        where = f"the quadruple at {cell_name(cells[0], size)}"
+        if len(cells) > 4:
+            raise RulesError(f"{where} has {len(cells)} cells; a quadruple has at most 4")
+        if len(values) > len(cells):
+            raise RulesError(f"{where} lists {len(values)} digits for {len(cells)} cells")
+        return cls(cells, tuple(values))
+
+    def needs(self) -> dict[int, int]:
+        """Each listed digit and how many times it is listed."""
+        return dict(Counter(self.values))
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """A listed digit the cells hold fewer times than listed."""
+        held = Counter(values[i] for i in self.cells)
+        for d, k in self.needs().items():
+            if held[d] < k:
+                return f"{self.where(n)} holds {d} {held[d]} times, not {k}"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """Per listed digit, the cells holding it number at least as many as listed."""
+        top = len(self.cells)
+        return tuple(
+            Count(self.cells, bit(d), frozenset(range(k, top + 1)))
+            for d, k in sorted(self.needs().items())
+        )
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class CountingCircles(Constraint):
+    """Counting circles: a digit in a circle is in exactly that many of the circles.
+
+    So each digit d is in 0 or d of them, and no digit above their number is. JSON:
+    ``{"kind": "counting-circles", "cells": ["r1c1", "r2c5", ...]}``; each rule is
+    one set of circles, independent of any other.
+    """
+
+    kind: ClassVar[str] = "counting-circles"
+    meaning: ClassVar[str] = "a digit in a circle stands in that many of the circles"
+    example: ClassVar[dict[str, Any]] = {
+        "kind": "counting-circles",
+        "cells": ["r1c1", "r2c4", "r3c7", "r5c5"],
+    }
+    family: ClassVar[str] = "cells"
+    cells: tuple[int, ...]
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "counting-circles", "cells": [...]}``."""
+        return {"kind": self.kind, "cells": list(self.cells)}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> CountingCircles:
+        """Distinct cells on the grid."""
+        only_keys(spec, cls.kind, "cells")
+        return cls(cells_of(spec.get("cells"), size, "counting circles"))
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """A digit in a circle that stands in another number of circles."""
+        held = Counter(values[i] for i in self.cells)
+        for i in self.cells:
+            d = values[i]
+            if held[d] != d:
+                return f"{d} in the circle at {cell_name(i, n)} stands in {held[d]} circles"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """Digits above the number of circles go; each other digit d is in 0 or d."""
+        top = min(n, len(self.cells))
+        out: list[Primitive] = []
+        if top < n:
+            keep = mask_of(range(1, top + 1))
+            out.append(Allowed(self.cells, (keep,) * len(self.cells)))
+        out.extend(Count(self.cells, bit(d), frozenset({0, d})) for d in range(1, top + 1))
+        return tuple(out)
+
+
+def entropy_bands(n: int) -> tuple[int, int, int]:
+    """The low, middle and high digits of 1..n, as masks.
+
+    As the solver setters use with f-puzzles bands entropic lines: three runs of
+    ceil(n/3) or floor(n/3) digits, the middle one the longer when n mod 3 is 1
+    (1 / 2-3 / 4 on 4x4), the outer ones otherwise (1-2 / 3-4 / 5-6 on 6x6, 1-3 / 4-5
+    / 6-8 on 8x8, 1-3 / 4-6 / 7-9 on 9x9).
+    """
+    small, large = n // 3, (n + 2) // 3
+    sizes = (small, large, small) if n % 3 == 1 else (large, small, large)
+    out, first = [], 1
+    for size in sizes:
+        out.append(mask_of(range(first, first + size)))
+        first += size
+    return out[0], out[1], out[2]
+
+
+def residues(n: int) -> tuple[int, int, int]:
+    """The digits of 1..n by their remainder mod 3 (1 4 7 / 2 5 8 / 3 6 9), as masks."""
+    r1, r2, r0 = (mask_of([d for d in range(1, n + 1) if d % 3 == r]) for r in (1, 2, 0))
+    return r1, r2, r0
+
+
+def areas(n: int) -> list[tuple[int, ...]]:
+    """Every 2x2 area of an n x n grid: its cells, top left first, row by row."""
+    return [
+        (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+        for r in range(n - 1)
+        for c in range(n - 1)
+    ]
+
+
+class GlobalClasses(Constraint):
+    """Base of the rules "every 2x2 area holds a digit of each of three classes".
+
+    A subclass gives :meth:`classes` (three masks of 1..n) and :attr:`class_names`.
+    JSON ``{"kind": ...}`` with no parameters; the grid's side is at least 3.
+    """
+
+    family: ClassVar[str] = "cells"
+    class_names: ClassVar[tuple[str, str, str]] = ("", "", "")
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def classes(n: int) -> tuple[int, int, int]:
+        """The three classes of digits, as masks."""
+        raise NotImplementedError
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": ...}``: the rule has no parameters."""
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> Constraint:
+        """The rule on a grid of side ``size`` (at least 3: three classes of digits)."""
+        only_keys(spec, cls.kind)
+        if size < 3:
+            raise RulesError(f"the {cls.kind} rule needs three classes of digits: 3x3 or more")
+        return cls(size, tuple(range(size * size)))  # type: ignore[call-arg]
+
+    def where(self, n: int) -> str:
+        """The rule's name: it speaks of the whole grid."""
+        return f"the {self.kind} rule"
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """A 2x2 area without a digit of some class."""
+        for area in areas(n):
+            held = mask_of([values[i] for i in area])
+            for mask, name in zip(self.classes(n), self.class_names, strict=True):
+                if not held & mask:
+                    return f"the 2x2 area at {cell_name(area[0], n)} holds no {name} digit"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """Per 2x2 area and class: one or two of its four cells hold a digit of it."""
+        some = frozenset({1, 2})
+        return tuple(Count(area, mask, some) for area in areas(n) for mask in self.classes(n))
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GlobalEntropy(GlobalClasses):
+    """Every 2x2 area holds a low, a middle and a high digit (1-3, 4-6, 7-9 on 9x9).
+
+    ISS's global entropy, which it takes on 9x9 only; on other sides the bands are
+    those of entropic lines (:func:`entropy_bands`). ``{"kind": "global-entropy"}``.
+    """
+
+    kind: ClassVar[str] = "global-entropy"
+    meaning: ClassVar[str] = "every 2x2 area holds a low, a middle and a high digit"
+    example: ClassVar[dict[str, Any]] = {"kind": "global-entropy"}
+    class_names: ClassVar[tuple[str, str, str]] = ("low", "middle", "high")
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def classes(n: int) -> tuple[int, int, int]:
+        """The bands."""
+        return entropy_bands(n)
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GlobalModular(GlobalClasses):
+    """Every 2x2 area holds a digit of each residue mod 3 (1 4 7, 2 5 8, 3 6 9).
+
+    ISS's global mod 3. ``{"kind": "global-modular"}``.
+    """
+
+    kind: ClassVar[str] = "global-modular"
+    meaning: ClassVar[str] = "every 2x2 area holds a digit of each remainder mod 3"
+    example: ClassVar[dict[str, Any]] = {"kind": "global-modular"}
+    class_names: ClassVar[tuple[str, str, str]] = ("1 mod 3", "2 mod 3", "0 mod 3")
+    size: int
+    cells: tuple[int, ...]
+
+    @staticmethod
+    def classes(n: int) -> tuple[int, int, int]:
+        """The residues."""
+        return residues(n)
+
+
+@lru_cache(maxsize=256)
+def _flatmates(cells: tuple[int, ...], n: int) -> Automaton:
+    """A column read top down: a middle digit is under a 1 or over an n.
+
+    States: ``"one"`` (the last digit was 1), ``"owed"`` (the last was the middle
+    digit with no 1 above: an n must follow), ``"free"`` (anything else).
+    """
+    middle = (n + 1) // 2
+
+    def step(state: Hashable, d: int) -> Hashable | None:
+        if state == "owed" and d != n:
+            return None
+        if d == middle:
+            return "free" if state == "one" else "owed"
+        return "one" if d == 1 else "free"
+
+    return automaton(cells, n, "free", step, lambda state: state != "owed")
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class DutchFlatmates(Constraint):
+    """Dutch flatmates: every middle digit has a 1 right above it or an n right below.
+
+    The middle digit is ceil(n/2): 5 on 9x9 (with 1 above or 9 below, or both), 3 on
+    6x6, 2 on 4x4 (ISS takes 1-9 only; its check reads ceil(n/2), 1 and n on any
+    column). ``{"kind": "dutch-flatmates"}``.
+    """
+
+    kind: ClassVar[str] = "dutch-flatmates"
+    meaning: ClassVar[str] = "each middle digit has a 1 right above it or an n right below"
+    example: ClassVar[dict[str, Any]] = {"kind": "dutch-flatmates"}
+    family: ClassVar[str] = "cells"
+    size: int
+    cells: tuple[int, ...]
+
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "dutch-flatmates"}``: the rule has no parameters."""
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], size: int) -> DutchFlatmates:
+        """The rule on a grid of side ``size`` (at least 3: the middle is neither 1 nor n)."""
+        only_keys(spec, cls.kind)
+        if size < 3:
+            raise RulesError("the dutch-flatmates rule needs a middle digit other than 1 and n")
+        return cls(size, tuple(range(size * size)))
+
+    def where(self, n: int) -> str:
+        """The rule's name: it speaks of the whole grid."""
+        return f"the {self.kind} rule"
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """A middle digit with no 1 above it and no n below it."""
+        middle = (n + 1) // 2
+        for i, v in enumerate(values[: n * n]):
+            if v != middle:
+                continue
+            above = values[i - n] if i >= n else 0
+            below = values[i + n] if i + n < n * n else 0
+            if above != 1 and below != n:
+                return f"the {middle} at {cell_name(i, n)} has no 1 above it and no {n} below it"
+        return None
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        """One automaton per column, read top down."""
+        return tuple(_flatmates(tuple(range(c, n * n, n)), n) for c in range(n))
+
+
 # ------------------------------------------------------------------------- f-puzzles
 
 
@@ -190,3 +508,30 @@ def _read_parity(reading: Reading, key: str) -> list[Constraint]:
 def _write_parity(rule: Any, out: Writing) -> None:
     for i in rule.cells:
         out.add(rule.kind, {"cell": out.name(i)})
+
+
+@reads("quadruple")
+def _read_quadruples(reading: Reading, key: str) -> list[Constraint]:
+    """Quadruples: the digits listed on a 2x2 corner (a digit listed twice, twice).
+
+    A quadruple listing no digit says nothing; it is skipped with a note.
+    """
+    out: list[Constraint] = []
+    for k, item in enumerate(reading.items(key)):
+        what = f"quadruple {k}"
+        cells = reading.cells(item.get("cells"), what)
+        raw = item.get("values") or []
+        if not isinstance(raw, list):
+            raise RulesError(f"f-puzzles {what}: values are a list")
+        if not raw:
+            reading.note(f"{what} lists no digit, so it says nothing")
+            continue
+        values = [reading.number(v, f"{what}'s value", 1, reading.n) for v in raw]
+        spec = {"kind": Quadruple.kind, "cells": cells, "values": values}
+        out.append(Quadruple.from_spec(spec, reading.n))
+    return out
+
+
+@writes(Quadruple)
+def _write_quadruple(rule: Quadruple, out: Writing) -> None:
+    out.add("quadruple", {"cells": out.names(rule.cells), "values": list(rule.values)})
