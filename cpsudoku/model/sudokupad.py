@@ -478,7 +478,8 @@ def _js_number(value: float) -> str:
 
 #: A bare id: a prefix and the characters of lz-string base64 and URLs.
 _BARE_ID = re.compile(
-    r"^(?:fpuzzles|fpuz|scl|ctc|scf|classic)[A-Za-z0-9+/=\\%_.~*()\[\]!$&',;:@-]+$"
+    r"^(?:fpuzzles|fpuz|scl|ctc|scf|classic)[A-Za-z0-9+/=\\%_.~*()\[\]!$&',;:@-]+"
+    r"(?:\?setting-[\w=&.-]*)?$"
 )
 
 
@@ -495,8 +496,11 @@ def is_sudokupad_link(text: str) -> bool:
         return True
     if stripped.lower().startswith("sudokupad://"):
         return True
-    url = urlparse(stripped if "://" in stripped else "https://" + stripped)
-    host = (url.hostname or "").lower()
+    try:
+        url = urlparse(stripped if "://" in stripped else "https://" + stripped)
+        host = (url.hostname or "").lower()
+    except ValueError:  # no URL at all (urlparse reads "[" as an IPv6 host)
+        return False
     return host.endswith("sudokupad.app") or host.endswith("crackingthecryptic.com")
 
 
@@ -564,11 +568,12 @@ def _short_id_error(pid: str) -> PuzzleError:
     )
 
 
-def _payload_text(payload: str, what: str) -> str:
+def _payload_text(payload: str, what: str, *, raw: bool = False) -> str:
     """The text an lz-string payload holds (URL-decoded, slashes a URL lost put back).
 
     SudokuPad reads a payload that is no lz-string data as the text itself (an ``scl``
-    id may carry the zipped JSON uncompressed).
+    id may carry the zipped JSON uncompressed, an ``scf`` id is mostly its own text:
+    ``raw``).
 
     Raises:
         PuzzleError: it decompresses to nothing.
@@ -579,7 +584,7 @@ def _payload_text(payload: str, what: str) -> str:
     if text is None or not text.strip():
         text = _fix_slashes(decoded)
     if text is None or len(text) < len(decoded) // 2:
-        if decoded.lstrip().startswith("{"):
+        if raw or decoded.lstrip().startswith("{"):
             return decoded
         raise PuzzleError(
             f"{what} does not decompress to a puzzle: it may be cut short or garbled; "
@@ -651,13 +656,15 @@ def read_sudokupad(text: str) -> SudokuPadPuzzle:
     stripped = text.strip()
     if stripped.startswith("{"):
         return read_scl(unzip_scl(stripped))
+    if stripped[:4] in ("scl{", "ctc{"):  # the zipped text itself, uncompressed
+        return read_scl(unzip_scl(stripped[3:]))
     pid = puzzle_id(stripped)
     form, payload = _form(pid)
     if form == "short":
         raise _short_id_error(pid)
     if form == "classic":
         return _classic(payload)
-    body = _payload_text(payload, f"the SudokuPad {form} id")
+    body = _payload_text(payload, f"the SudokuPad {form} id", raw=form == "scf")
     if form == "fpuzzles":
         return _fpuzzles(body)
     if form == "scf":
@@ -1896,7 +1903,7 @@ def _plain_lines(reading: _Reading, plain: list[tuple[_Line, list[int]]]) -> Non
             if len(set(cells)) != len(cells):
                 if kind_name != "renban":  # a set of cells: a loop or a crossing is fine
                     reading.unread.append(
-                        f"{line.what}: a {kind_name} that crosses itself or closes a loop "
+                        f"{line.what}: {_article(kind_name)} that crosses itself or closes a loop "
                         "(cpsudoku reads such lines with two ends)"
                     )
                     continue
