@@ -203,6 +203,9 @@ def compress(text: str) -> str:
     return "".join(out) + "=" * ((4 - tail) % 4)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _to_units(text: str) -> str:
     """``text`` as JavaScript holds it: characters past U+FFFF as two surrogates."""
     if text.isascii() or all(ord(ch) < 0x10000 for ch in text):
@@ -213,7 +216,7 @@ def _to_units(text: str) -> str:
 
 def _from_units(text: str) -> str:
     """JavaScript's UTF-16 text back as characters (surrogate pairs joined)."""
-    if not any(0xD800 <= ord(ch) < 0xE000 for ch in text):
+    if not _SURROGATE.search(text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
@@ -1540,19 +1543,21 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
                     out.append(r * n + c)
         return out
 
+    rings: dict[int, _Shape] = {}
+    for s in shapes:
+        if (
+            s.rounded
+            and s.hollow
+            and not s.text
+            and min(s.width, s.height) >= 0.45
+            and max(s.width, s.height) <= n
+        ):
+            for i in pill_cells(s):
+                rings.setdefault(i, s)
+
     def circle_over(i: int) -> _Shape | None:
         """A ring (circle or pill) covering cell ``i``: an arrow's circle."""
-        for s in shapes:
-            if (
-                s.rounded
-                and s.hollow
-                and not s.text
-                and min(s.width, s.height) >= 0.45
-                and max(s.width, s.height) <= n
-                and i in pill_cells(s)
-            ):
-                return s
-        return None
+        return rings.get(i)
 
     thermo_kind = (
         "slow-thermometer"
@@ -1600,7 +1605,7 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
             for s in disc_at(end)
             if s.fill is not None and not s.hollow and hue_class(s.fill) == hue_class(line.rgb)
         ]
-        rings = {end: circle_over(end) for end in (first, last)}
+        at_end = {end: circle_over(end) for end in (first, last)}
         if bulbs and len(cells) > 1 and simple:
             end, bulb = bulbs[0]
             bulb.used = True
@@ -1610,18 +1615,18 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
                 f"{thermo_kind} ({_describe(line.rgb)} line from a bulb)",
                 "thermometer",
             )
-        elif rings[first] is not None and rings[last] is not None and len(cells) > 1 and simple:
-            between.append((line, cells, rings[first], rings[last]))  # type: ignore[arg-type]
+        elif at_end[first] is not None and at_end[last] is not None and len(cells) > 1 and simple:
+            between.append((line, cells, at_end[first], at_end[last]))  # type: ignore[arg-type]
         elif (
-            (rings[first] is None) != (rings[last] is None)
+            (at_end[first] is None) != (at_end[last] is None)
             and line.width <= 6
             and arrows_named
             and simple
         ):
-            ring = rings[first] or rings[last]
+            ring = at_end[first] or at_end[last]
             assert ring is not None
             ring.used = True
-            path = cells if rings[first] is not None else cells[::-1]
+            path = cells if at_end[first] is not None else cells[::-1]
             circle = sorted(pill_cells(ring))
             shaft = [i for i in path if i not in circle]
             _arrow(reading, circle, shaft, f"arrow ({_describe(line.rgb)} line from a circle)")
@@ -1634,18 +1639,18 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
         hue_class(s.fill) for s in shapes if s.used and s.fill is not None and not s.hollow
     }
     for s in shapes:  # a bulb with no line: a thermometer of one cell, which says nothing
-        i = reading.cell(s.center)
+        at = reading.cell(s.center)
         if (
             not s.used
-            and i is not None
-            and s in disc_at(i)
+            and at is not None
+            and s in disc_at(at)
             and s.fill is not None
             and not s.hollow
             and hue_class(s.fill) in bulb_classes
         ):
             s.used = True
             reading.notes.append(
-                f"{s.what}: a thermometer bulb with no line at {reading.name(i)} (one cell: "
+                f"{s.what}: a thermometer bulb with no line at {reading.name(at)} (one cell: "
                 "no rule)"
             )
 
@@ -1737,8 +1742,8 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
     for s in shapes:
         if s.used or s.text or s.fill is None:
             continue
-        i = reading.cell(s.center)
-        if i is None or not (0.4 <= s.width <= 0.95 and abs(s.width - s.height) < 0.06):
+        spot = reading.cell(s.center)
+        if spot is None or not (0.4 <= s.width <= 0.95 and abs(s.width - s.height) < 0.06):
             continue
         shape_word = "circle" if s.rounded else "square"
         fits = [
@@ -1749,7 +1754,7 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
             and (not sentence.colours or hue_class(s.fill) in _classes(sentence.colours))
         ]
         if len(set(fits)) == 1:
-            parity[fits[0]].append(i)
+            parity[fits[0]].append(spot)
             s.used = True
     for name, cells in parity.items():
         if cells:
@@ -1764,12 +1769,12 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
     for s in shapes:
         if not s.used:
             where = reading.cell_of(s.center)
-            at = f" at {reading.name(where)}" if where is not None else f" at {list(s.center)}"
+            place = f" at {reading.name(where)}" if where is not None else f" at {list(s.center)}"
             look = "circle" if s.rounded else "rectangle"
             body = _describe(s.fill) if s.fill is not None else "outlined"
             words = f" with text {s.text!r}" if s.text else ""
             reading.unread.append(
-                f"{s.what}: {_article(body)} {look}{at}{words}, which maps to no rule"
+                f"{s.what}: {_article(body)} {look}{place}{words}, which maps to no rule"
             )
 
 
