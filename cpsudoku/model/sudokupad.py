@@ -561,9 +561,9 @@ def _form(pid: str) -> tuple[str, str]:
 def _short_id_error(pid: str) -> PuzzleError:
     what = "an f-puzzles short id" if pid.startswith("fpuz") else "a short id"
     if "/" in pid:
-        what = "a named puzzle (author/title)"
+        what = "a name (author/title)"
     return PuzzleError(
-        f"the SudokuPad link names {what}, {pid!r}, kept on SudokuPad's server, and "
+        f"the SudokuPad puzzle {pid!r} is {what} of a puzzle kept on SudokuPad's server, and "
         "cpsudoku never uses the network: paste the puzzle data instead, the link's "
         "long id (scl... or fpuzzles...) or the f-puzzles JSON (the server gives the "
         f"data at https://sudokupad.app/api/puzzle/{quote(pid, safe='/')}, opened in a "
@@ -1245,10 +1245,7 @@ def read_scl(obj: Mapping[str, Any]) -> SudokuPadPuzzle:
     if constraints:
         rules = rules.with_constraints(*constraints)
     puzzle = Puzzle(rules, tuple(values))
-    notes = [
-        f"read {count} {label}" if count > 1 else f"read {label}"
-        for label, count in reading.read.items()
-    ]
+    notes = [_counted(label, count) for label, count in reading.read.items()]
     notes.extend(reading.notes)
     if solution is not None:
         problems = _solution_problems(puzzle, solution)
@@ -1268,6 +1265,14 @@ def read_scl(obj: Mapping[str, Any]) -> SudokuPadPuzzle:
         text.raw,
         "scl",
     )
+
+
+def _counted(label: str, count: int) -> str:
+    """``read arrow (a circle...)``, or ``read 10 arrow rules (a circle...)``."""
+    if count == 1:
+        return f"read {label}"
+    name, _, source = label.partition(" (")
+    return f"read {count} {name} rules" + (f" ({source}" if source else "")
 
 
 def _summary(reading: _Reading) -> str:
