@@ -1055,6 +1055,11 @@ class _Shape:
         return self.border is not None and (self.fill is None or hue_class(self.fill) == "white")
 
 
+def _listed(value: object) -> list[Any]:
+    """``value`` if it is a list, else no items (the caller says what is missing)."""
+    return value if isinstance(value, list) else []
+
+
 def _number(value: object) -> float | None:
     if isinstance(value, bool):
         return None
@@ -1388,7 +1393,7 @@ def _scl_metadata(obj: Mapping[str, Any]) -> dict[str, Any]:
         found = obj.get(key)
         if isinstance(found, Mapping):
             meta.update(found)
-    for cage in obj.get("cages") or []:
+    for cage in _listed(obj.get("cages")):
         if not isinstance(cage, Mapping) or cage.get("cells"):
             continue
         match = _META_CAGE.match(str(cage.get("value", "")))
@@ -1421,9 +1426,13 @@ def _read_cages(obj: Mapping[str, Any], reading: _Reading) -> None:
         or re.search(r"\bdifferent digits\b|\bwithout repeat", s.text.lower())
         for s in reading.text.about("cage")
     )
-    for k, cage in enumerate(obj.get("cages") or []):
+    if not isinstance(obj.get("cages") or [], list):
+        reading.unread.append("SudokuPad cages that are not a list")
+    for k, cage in enumerate(_listed(obj.get("cages"))):
         if not isinstance(cage, Mapping) or not cage.get("cells"):
             continue
+        if not isinstance(cage["cells"], list):
+            raise PuzzleError(f"SudokuPad cage {k + 1}'s cells are not a list")
         cells = []
         for item in cage["cells"]:
             p = _point(item)
@@ -1474,7 +1483,7 @@ def _elements(obj: Mapping[str, Any], reading: _Reading) -> tuple[list[_Line], l
             what = f"{key[:-1]} {k + 1}"
             if not isinstance(item, Mapping) or item == {}:
                 continue
-            points = [_point(p) for p in item.get("wayPoints") or []]
+            points = [_point(p) for p in _listed(item.get("wayPoints"))]
             opacity = _number(item.get("opacity"))
             rgb = colour(item.get("color"), 1.0 if opacity is None else opacity)
             width = _number(item.get("thickness"))
