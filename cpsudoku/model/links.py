@@ -1,8 +1,10 @@
-"""Puzzles shared as links: f-puzzles share links, and what other links are.
+"""Puzzles shared as links: f-puzzles and SudokuPad links, and what other links are.
 
 A link is never a file name and never a line of symbols: :func:`is_link` tells one
 apart, and :func:`read_link` reads it or says, by name, why it cannot (a short link
-that needs the network, a site cpsudoku does not read).
+that needs the network, a site cpsudoku does not read). A SudokuPad id pasted alone
+(``scl...``, ``fpuzzles...``) counts as a link: :mod:`cpsudoku.model.sudokupad` reads
+both.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from urllib.parse import urlparse
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.fpuzzles import parse_fpuzzles_text
 from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.sudokupad import from_sudokupad, is_sudokupad_id, is_sudokupad_link
 
 #: A URL (any scheme) or a bare host of the setters' sites.
 _LINK = re.compile(
@@ -29,7 +32,7 @@ def is_link(text: str) -> bool:
         bool(stripped)
         and " " not in stripped
         and "\n" not in stripped
-        and bool(_LINK.match(stripped))
+        and (bool(_LINK.match(stripped)) or is_sudokupad_id(stripped))
     )
 
 
@@ -38,13 +41,15 @@ def read_link(text: str) -> Puzzle:
 
     Raises:
         PuzzleError: the link carries no puzzle cpsudoku reads; the message says why
-            (a truncated or garbled f-puzzles link, an f-puzzles short link, which
-            needs the f-puzzles server, a site cpsudoku does not read).
+            (a truncated or garbled f-puzzles link, an f-puzzles or SudokuPad short
+            link, which needs the site's server, a site cpsudoku does not read).
+        RulesError: a SudokuPad puzzle whose drawn rules cannot be read with
+            certainty (the message lists what was read and what was not).
     """
     stripped = text.strip()
     url = urlparse(stripped if "://" in stripped else "https://" + stripped)
     host = (url.hostname or "").lower()
-    if "load=" in stripped:
+    if "load=" in stripped and not is_sudokupad_link(stripped):
         puzzle = parse_fpuzzles_text(stripped)
         if puzzle is None:
             raise PuzzleError("the f-puzzles link does not hold an f-puzzles puzzle")
@@ -57,12 +62,10 @@ def read_link(text: str) -> Puzzle:
                 "long link (?load=...) or the puzzle's JSON"
             )
         raise PuzzleError("the f-puzzles link holds no puzzle (no ?load=...)")
-    if host.endswith("sudokupad.app") or host.endswith("crackingthecryptic.com"):
-        raise PuzzleError(
-            "SudokuPad links are not read yet: open the puzzle in f-puzzles and copy its "
-            "link (?load=...), or give its f-puzzles JSON"
-        )
+    if is_sudokupad_link(stripped):
+        return from_sudokupad(stripped)
     raise PuzzleError(
         f"{stripped} is a link to {host or 'an unknown site'}, which holds no puzzle "
-        "cpsudoku reads: give an f-puzzles link (?load=...), the puzzle's JSON, or its text"
+        "cpsudoku reads: give an f-puzzles link (?load=...), a SudokuPad link, the "
+        "puzzle's JSON, or its text"
     )
