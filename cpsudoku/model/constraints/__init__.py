@@ -31,7 +31,18 @@ from cpsudoku.model.constraints.base import (
 from cpsudoku.model.constraints.cages import Cage, digit_sets
 from cpsudoku.model.constraints.cells import Candidates, CellValues, Even, Odd
 from cpsudoku.model.constraints.lines import Palindrome, Renban, Thermometer, Whisper
-from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
+from cpsudoku.model.constraints.outside import (
+    HiddenSkyscraper,
+    LineClue,
+    Lunchbox,
+    NumberedRoom,
+    Sandwich,
+    SideClue,
+    Skyscraper,
+    XSum,
+    sandwich_sets,
+    xsum_totals,
+)
 from cpsudoku.model.constraints.relations import (
     MARK_VALUES,
     NEGATABLE,
@@ -66,24 +77,30 @@ __all__ = [
     "Constraint",
     "Even",
     "GridRule",
+    "HiddenSkyscraper",
     "KropkiBlack",
     "KropkiWhite",
     "LineClue",
     "LinearSum",
     "LittleKiller",
+    "Lunchbox",
     "MarkRule",
     "Negative",
     "NonConsecutive",
+    "NumberedRoom",
     "Odd",
     "PairRule",
     "Palindrome",
     "Renban",
     "Sandwich",
+    "SideClue",
+    "Skyscraper",
     "Thermometer",
     "VMark",
     "ValuedMark",
     "Whisper",
     "XMark",
+    "XSum",
     "as_list",
     "cell_index",
     "cell_name",
@@ -99,4 +116,5 @@ __all__ = [
     "only_keys",
     "sandwich_sets",
     "whole",
+    "xsum_totals",
 ]
