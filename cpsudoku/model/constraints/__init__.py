@@ -66,7 +66,18 @@ from cpsudoku.model.constraints.lines import (
     Thermometer,
     Whisper,
 )
-from cpsudoku.model.constraints.outside import LineClue, Sandwich, sandwich_sets
+from cpsudoku.model.constraints.outside import (
+    HiddenSkyscraper,
+    LineClue,
+    Lunchbox,
+    NumberedRoom,
+    Sandwich,
+    SideClue,
+    Skyscraper,
+    XSum,
+    sandwich_sets,
+    xsum_totals,
+)
 from cpsudoku.model.constraints.relations import (
     MARK_VALUES,
     NEGATABLE,
@@ -140,6 +151,7 @@ __all__ = [
     "GlobalEntropy",
     "GlobalModular",
     "GridRule",
+    "HiddenSkyscraper",
     "Indexer",
     "Knightmare",
     "KropkiBlack",
@@ -148,6 +160,7 @@ __all__ = [
     "LinearSum",
     "LittleKiller",
     "LockoutLine",
+    "Lunchbox",
     "MarkRule",
     "Maximum",
     "Minimum",
@@ -155,6 +168,7 @@ __all__ = [
     "Nabner",
     "Negative",
     "NonConsecutive",
+    "NumberedRoom",
     "Odd",
     "Or",
     "PairRule",
@@ -167,6 +181,8 @@ __all__ = [
     "RowIndexer",
     "Sandwich",
     "SelfTaxicab",
+    "SideClue",
+    "Skyscraper",
     "SlowThermometer",
     "SumDot",
     "Taxicab",
@@ -175,6 +191,7 @@ __all__ = [
     "ValuedMark",
     "Whisper",
     "XMark",
+    "XSum",
     "ZipperLine",
     "as_list",
     "cell_index",
@@ -191,4 +208,5 @@ __all__ = [
     "only_keys",
     "sandwich_sets",
     "whole",
+    "xsum_totals",
 ]
