@@ -46,7 +46,9 @@ from cpsudoku.engines.interrupts import is_sat_interrupt, raise_interrupt
 from cpsudoku.engines.interrupts import jumped as sat_jumped
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, UnsupportedRulesError
 from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.model.fpuzzles import FpuzzlesWarning
 from cpsudoku.model.result import Count, Result, Status
+from cpsudoku.model.sudokupad import SudokuPadWarning
 from cpsudoku.rating import Rating
 from cpsudoku.version import __version__
 
@@ -188,7 +190,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "cpsudoku") -> int:
     try:
         with _stop_on_sigterm(), warnings.catch_warnings(), call_scope():
             warnings.showwarning = _show_warning
-            warnings.simplefilter("default", AmbiguousZeroWarning)
+            for told in (AmbiguousZeroWarning, FpuzzlesWarning, SudokuPadWarning):
+                warnings.simplefilter("default", told)  # a line on stderr, whatever the caller set
             return run(args)
     except UnsupportedRulesError as exc:  # not bad input: another engine takes the rule
         return _error(args, str(exc), EXIT_REFUSED)
