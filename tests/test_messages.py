@@ -37,7 +37,7 @@ def _link(obj: dict[str, object]) -> str:
     ("link", "reason"),
     [
         ("https://f-puzzles.com/?load=N4Ig...", "cut short or garbled"),
-        (_link({"size": 9, "grid": [[{}] * 9] * 9, "maximum": [{"cell": "R1C1"}]}), "maximum"),
+        (_link({"size": 9, "grid": [[{}] * 9] * 9, "spotlight": [{"cell": "R1C1"}]}), "spotlight"),
         ("https://sudokupad.app/abc123", "SudokuPad"),
         ("https://f-puzzles.com/?id=abc", "short link"),
         ("https://example.com/puzzle", "example.com"),

@@ -1306,9 +1306,9 @@ def _refusal(reading: _Reading) -> str:
 
 
 def _solution_problems(puzzle: Puzzle, solution: tuple[int, ...]) -> list[str]:
-    from cpsudoku.model.verify import solution_problems
+    from cpsudoku.model.completion import completion_problems
 
-    return solution_problems(puzzle, Puzzle(puzzle.rules, solution))
+    return completion_problems(puzzle, Puzzle(puzzle.rules, solution))
 
 
 def _scl_cells(obj: Mapping[str, Any]) -> tuple[int, list[int]]:

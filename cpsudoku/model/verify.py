@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import chain, compress
 from operator import add, itemgetter
 
+from cpsudoku.model.completion import completion_problems
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -32,32 +33,7 @@ def solution_problems(puzzle: PuzzleLike, solution: PuzzleLike) -> list[str]:
     every other constraint (its own check, :meth:`Constraint.problem`). Either may be
     in any form :func:`cpsudoku.parse` reads.
     """
-    puzzle, solution = _puzzles(puzzle, solution)
-    g = puzzle.rules
-    if solution.rules != g:
-        return [f"solution is {solution.rules}, puzzle is {g}"]
-    problems = []
-    sol = solution.cells
-    if 0 in sol or any(
-        given and given != value for given, value in zip(puzzle.cells, sol, strict=True)
-    ):
-        for i, (given, value) in enumerate(zip(puzzle.cells, sol, strict=True)):
-            if not 1 <= value <= g.n:
-                problems.append(f"{g.position(i)} holds {value}, not a value 1..{g.n}")
-            elif given and given != value:
-                problems.append(f"{g.position(i)} changes the given {given} to {value}")
-    full = set(range(1, g.n + 1))
-    for unit, gather in zip(g.units, g.unit_getters, strict=True):
-        held = gather(sol)
-        values = set(held)
-        if len(held) == g.n and values != full:
-            missing = sorted(full - values)
-            problems.append(f"{unit} misses {', '.join(map(str, missing))}")
-        elif len(values) != len(held):  # a region of fewer than n cells
-            twice = sorted({v for v in held if held.count(v) > 1})
-            problems.append(f"{unit} repeats {', '.join(map(str, twice))}")
-    problems.extend(problem for c in g.constraints if (problem := c.problem(sol, g.n)) is not None)
-    return problems
+    return completion_problems(*_puzzles(puzzle, solution))
 
 
 def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
