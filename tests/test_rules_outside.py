@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import permutations
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from conftest import GRIDS_4X4
@@ -19,6 +20,7 @@ from rulecheck import check_4x4, check_6x6, random_grid_6x6, rules_of, walk
 from cpsudoku import Status
 from cpsudoku.engines import create_backend
 from cpsudoku.model.constraints import (
+    Constraint,
     Lunchbox,
     Sandwich,
     Skyscraper,
@@ -29,7 +31,9 @@ from cpsudoku.model.constraints import (
 )
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.fpuzzles import from_fpuzzles, to_fpuzzles
+from cpsudoku.model.primitives import Primitive, automaton
 from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import solution_problems
 
 # ------------------------------------------------------- the rules, as setters state them
@@ -359,3 +363,67 @@ def test_the_largest_x_sums_and_lunchboxes_are_accepted() -> None:
     assert 2 not in xsum_totals(9)
     assert Lunchbox.from_spec({"kind": "lunchbox", "cells": list(range(9)), "sum": 35}, 9)
     assert Sandwich.from_spec({"kind": "sandwich", "row": 1, "sum": 35}, 9)
+
+
+# --------------------------------------------------- engine limits these rules run into
+
+
+def test_cpsat_meets_each_grid_once_when_it_counts_an_automaton(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cells fix an automaton's states in both models: one callback per grid.
+
+    CP-SAT's own automaton (integer model) and layers without an at-most-one
+    (Boolean model) left states free, and the enumeration met grids many times over.
+    """
+    import cpsudoku.engines.cpsat as cpsat
+
+    met: list[tuple[int, ...]] = []
+    record = cpsat._Collector.on_solution_callback
+
+    def counted(self: Any) -> None:
+        met.append(tuple(self.response_proto.solution))
+        record(self)
+
+    monkeypatch.setattr(cpsat._Collector, "on_solution_callback", counted)
+    rules = rules_of(6, "2x3", [{"kind": "skyscraper", "row": 1, "count": 3}])
+    for spec in ("cpsat", "cpsat:boolean"):
+        met.clear()
+        with create_backend(spec) as engine:
+            found = engine.count(Puzzle(rules, (0,) * 36), limit=100)
+        assert found.count == 100
+        assert len(met) == 100, spec  # one callback per grid
+    # Counted to the end: the 132 4x4 grids that show two skyscrapers from the left
+    # (the Boolean layers met 168 solutions without their at-most-one).
+    rules = rules_of(4, "2x2", [{"kind": "skyscraper", "row": 1, "count": 2}])
+    truth = sum(1 for grid in GRIDS_4X4 if rules.constraints[0].problem(grid, 4) is None)
+    assert truth == 132
+    for spec in ("cpsat", "cpsat:boolean"):
+        met.clear()
+        with create_backend(spec) as engine:
+            found = engine.count(Puzzle(rules, (0,) * 16), limit=1000)
+        assert found.count == truth
+        assert len(met) == truth, spec
+
+
+@dataclass(frozen=True, slots=True)
+class _Nowhere(Constraint):
+    """A test rule whose automaton accepts nothing (as a choice's dead branch may)."""
+
+    kind: ClassVar[str] = "nowhere"
+    cells: tuple[int, ...]
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        return "no line keeps it"
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        return (automaton(self.cells, n, 0, lambda state, d: 0, lambda state: False),)
+
+
+@pytest.mark.parametrize("spec", ["cpsat", "cpsat:boolean"])
+def test_an_automaton_that_accepts_nothing_is_unsolvable_on_cpsat(spec: str) -> None:
+    """No grid keeps it: no solution, not a crash (add_automaton refused it)."""
+    rules = Rules.classic(2, 2).with_constraints(_Nowhere((0, 1, 2, 3)))
+    with create_backend(spec) as engine:
+        assert engine.count(Puzzle(rules, (0,) * 16), limit=2).count == 0
+        assert engine.solve(Puzzle(rules, (0,) * 16)).status == Status.UNSOLVABLE

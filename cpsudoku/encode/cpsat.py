@@ -42,6 +42,7 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
 from cpsudoku.encode.cnf import primitive_clauses
+from cpsudoku.encode.sum_clauses import AuxMeaning
 from cpsudoku.model.constraints import digit_sets
 from cpsudoku.model.constraints.cages import set_masks
 from cpsudoku.model.implied import implied_cages
@@ -228,7 +229,8 @@ def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
     sets, tables and counts in the model's own forms; rules with sums, automata or
     choices get the integer model by default (:func:`needs_integer`), and when the
     Boolean one is asked for, a sum is a linear constraint over the one-hot literals
-    and an automaton or a choice the clauses the CNF encoder writes for it.
+    and an automaton or a choice the clauses the CNF encoder writes for it (and an
+    at-most-one per layer of an automaton's states, so that the cells fix them).
     """
     n = rules.n
     add = proto.constraints.add
@@ -267,9 +269,17 @@ def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
             # the primitive's clauses, as the CNF encoder writes them, over the same
             # literals (CNF variable v is variable v - 1 here).
             clauses: list[tuple[int, ...]] = []
-            count = primitive_clauses(p, rules, count, clauses)
+            states: list[AuxMeaning] | None = [] if isinstance(p, Automaton) else None
+            count = primitive_clauses(p, rules, count, clauses, meanings=states)
             for clause in clauses:
                 add().bool_or.literals.extend(v - 1 if v > 0 else v for v in clause)
+            # At most one state per layer (the clauses say at least one): the cells
+            # then fix every state, so an enumeration meets each grid once.
+            layers: dict[object, list[int]] = {}
+            for var, _, (k, _state) in states or ():
+                layers.setdefault(k, []).append(var - 1)
+            for literals in layers.values():
+                add().at_most_one.literals.extend(literals)
         else:
             raise ValueError(f"the Boolean CP-SAT model has no form of {type(p).__name__}")
     if count > first:
@@ -282,8 +292,8 @@ def needs_integer(rules: Rules) -> bool:
     """True when the rules hold a primitive only the integer model writes.
 
     Sums whose digits may repeat (little killers, arrows: CP-SAT's LP relaxation reads
-    the linear sums well), automata (CP-SAT's own ``add_automaton``) and choices
-    (constraints enforced by a literal per branch).
+    the linear sums well), automata (a state variable per layer and a table per
+    step) and choices (constraints enforced by a literal per branch).
     """
     return any(isinstance(p, Sum | Automaton | Choice) for p in rules.primitives)
 
@@ -409,9 +419,10 @@ class _IntegerWriter:
     Each primitive in CP-SAT's own form: ``!=`` or forbidden pairs for a relation,
     allowed values as domains, ``AllDifferent`` (with a linear sum, or largest less
     smallest, for digit sets of a sum or of runs; any other digit sets through the
-    cells' one-hot literals), allowed assignments for a table, a linear sum, CP-SAT's
-    automaton, a count over the cells' one-hot literals. A choice gets a literal per
-    branch, at least one true, each branch's constraints enforced by its literal.
+    cells' one-hot literals), allowed assignments for a table, a linear sum, an
+    automaton's states and a table per step (:meth:`_automaton`), a count over the
+    cells' one-hot literals. A choice gets a literal per branch, at least one true,
+    each branch's constraints enforced by its literal.
     """
 
     def __init__(self, model: cp_model.CpModel, cells: Sequence[cp_model.IntVar], n: int) -> None:
@@ -462,15 +473,7 @@ class _IntegerWriter:
                 model.add_linear_expression_in_domain(expr, cp_model.Domain.from_values(p.targets))
             )
         elif isinstance(p, Automaton):
-            triples = [
-                (q, d + 1, t)
-                for q, row in enumerate(p.transitions)
-                for d, t in enumerate(row)
-                if t >= 0
-            ]
-            made.append(
-                model.add_automaton([cells[i] for i in p.cells], 0, sorted(p.accepting), triples)
-            )
+            made.extend(self._automaton(p))
         elif isinstance(p, Count):
             holding = [self.onehot(i)[d - 1] for i in p.cells for d in values_of(p.values)]
             made.append(
@@ -489,6 +492,45 @@ class _IntegerWriter:
         if when:
             for ct in made:
                 ct.only_enforce_if(list(when))
+
+    def _automaton(self, p: Automaton) -> list[Any]:
+        """An automaton's run: its state after each cell, a table per step.
+
+        A variable per layer of more than one state (the states reachable from the
+        start from which an accepting end stays reachable), and per cell the allowed
+        (state before, value, state after) triples. The automaton is deterministic, so
+        the cells fix every state and an enumeration meets each grid once. CP-SAT's
+        own ``add_automaton`` does not: its expansion adds variables the cells leave
+        free, and the enumeration met grids many times over (docs/design.md); it also
+        refuses an automaton without accepting states, which is here a constraint no
+        grid keeps.
+        """
+        model, n = self.model, self.n
+        layers = p.layers([(1 << n) - 1] * len(p.cells))
+        if layers is None:  # no line reaches an accepting state
+            return [model.add_bool_or([])]
+        made = []
+        trans = p.transitions
+        before: cp_model.IntVar | None = None  # None: a layer of one state
+        for k, i in enumerate(p.cells):
+            here = layers[k + 1]
+            after = None
+            if len(here) > 1:
+                after = model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(here)), "")
+            steps = [(q, d, t) for q in layers[k] for d, t in enumerate(trans[q], 1) if t in here]
+            # A layer of one state is a constant: its column is left out.
+            rows: Sequence[tuple[int, ...]]
+            if before is not None and after is not None:
+                columns, rows = [before, self.cells[i], after], steps
+            elif before is not None:
+                columns, rows = [before, self.cells[i]], [(q, d) for q, d, _ in steps]
+            elif after is not None:
+                columns, rows = [self.cells[i], after], [(d, t) for _, d, t in steps]
+            else:
+                columns, rows = [self.cells[i]], [(d,) for _, d, _ in steps]
+            made.append(model.add_allowed_assignments(columns, rows))
+            before = after
+        return made
 
     def _digit_sets(self, p: DigitSets, when: Sequence[Any]) -> list[Any]:
         """Different digits forming one of the sets: AllDifferent and the sets' shape."""

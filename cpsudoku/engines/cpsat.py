@@ -262,7 +262,8 @@ class CpSatBackend(Backend):
         # with ``parallel``, assumptions would force one worker).
         # A choice's branch literals (and what its idle branches hold) are not fixed by
         # the cells: an enumeration would list each grid many times over, so such
-        # rules count by excluding each grid found instead.
+        # rules count by excluding each grid found instead. An automaton's states are
+        # (both models write them so), and automata enumerate.
         counting = "exclude" if _has_choice(puzzle.rules) else self.counting
         enumerating = counting == "callback" and limit > 1
         assume = kind == "boolean" and enumerating and not self.parallel
