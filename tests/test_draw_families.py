@@ -252,6 +252,16 @@ def test_clone_cells_share_one_colour() -> None:
     assert len({s.get("fill") for s in shades}) == 1
 
 
+def test_each_clone_rule_has_its_own_colour() -> None:
+    specs = [{"kind": "clone", "cells": [f"r1c{k}"], "clones": [f"r9c{k}"]} for k in range(1, 10)]
+    shades = [
+        e for e in _elements(to_svg(Picture(_puzzle(*specs)))) if "clone" in e.get("class", "")
+    ]
+    fills = [e.get("fill") for e in shades]
+    assert len(set(fills[:16])) == 8  # the palette's 8 colours, two cells each
+    assert fills[16] == fills[0]  # then round again
+
+
 def test_a_lunchbox_inside_the_grid_has_its_sum_in_its_first_cell() -> None:
     spec = {"kind": "lunchbox", "cells": ["r2c2", "r2c3", "r2c4"], "sum": 0}
     svg = to_svg(Picture(_puzzle(spec)))

@@ -54,7 +54,7 @@ PALETTE = (
     "#bfe2f2",
     "#efe39a",
     "#d9c2a7",
-    "#c2d9a1",
+    "#c5cbd3",
 )
 
 

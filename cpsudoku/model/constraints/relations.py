@@ -864,8 +864,12 @@ class Clone(PairRule):
         return list(zip(self.sources, self.clones, strict=True))
 
     def draw(self, drawing: Drawing) -> None:
-        """The cells and their clones shaded in one colour (each clone rule its own)."""
-        colour = PALETTE[hash(self.sources + self.clones) % len(PALETTE)]
+        """The cells and their clones shaded in one colour, each clone rule its own.
+
+        The colour is the palette's next one after those of the clones drawn before.
+        """
+        before = {s.attrs["colour"] for s in drawing.shapes if s.role == self.kind}
+        colour = PALETTE[len(before) % len(PALETTE)]
         drawing.shade(self.cells, self.kind, colour=colour, opacity=0.8)
 
     def clash(self, a: int, b: int) -> bool:
