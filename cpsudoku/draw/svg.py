@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -95,7 +96,7 @@ def to_svg(picture: Picture) -> str:
     for kind in _UNDER_GRID:
         for shape in by_kind.get(kind, ()):
             _shape(out, shape, n)
-    _grid(out, rules)
+    out.parts.extend(_grid_parts(rules))
     for kind in _OVER_GRID:  # on edges and corners: over the grid's lines
         for shape in by_kind.get(kind, ()):
             _shape(out, shape, n)
@@ -528,6 +529,14 @@ def _cage(out: _Svg, s: Shape, n: int) -> None:
             anchor="start",
             cells=(first,),
         )
+
+
+@lru_cache(maxsize=64)
+def _grid_parts(rules: Rules) -> tuple[str, ...]:
+    """The grid's lines as SVG text, kept per rules: a page redraws one grid often."""
+    out = _Svg(rules.n)
+    _grid(out, rules)
+    return tuple(out.parts)
 
 
 def _grid(out: _Svg, rules: Rules) -> None:
