@@ -299,6 +299,19 @@ def test_dots_and_corner_clues_are_drawn_over_the_grid_lines() -> None:
     assert order.index("region-line") < order.index("corner quadruple")
 
 
+def test_a_thermometer_bulb_shows_in_a_between_lines_circle() -> None:
+    svg = to_svg(
+        Picture(
+            _puzzle(
+                {"kind": "between-line", "cells": ["r2c2", "r2c3", "r2c4"]},
+                {"kind": "thermometer", "cells": ["r2c2", "r3c2"]},
+            )
+        )
+    )
+    order = [e.get("class") for e in _elements(svg)]
+    assert order.index("circle between-line") < order.index("bulb thermometer")
+
+
 def test_an_or_rule_draws_its_members_and_says_one_is_enough() -> None:
     drawing = drawing_of(
         Rules.for_size(9).with_constraints(constraint_from_spec(KINDS["or"].example, 9))

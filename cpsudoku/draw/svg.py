@@ -42,15 +42,16 @@ class Picture:
     title: str = ""
 
 
-#: The shapes drawn before the grid's lines, in this order (later ones on top).
+#: The shapes drawn before the grid's lines, in this order (later ones on top). Bulbs
+#: come after circles: a thermometer may start in a between line's or an arrow's circle.
 _UNDER_GRID = (
     "shade",
     "mark",
     "line",
-    "bulb",
     "arrow",
     "circle",
     "pill",
+    "bulb",
     "chevron",
     "cage",
     "text",
