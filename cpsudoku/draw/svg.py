@@ -413,8 +413,16 @@ def _corner(out: _Svg, s: Shape, n: int) -> None:
         stroke="#000000",
         stroke_width=_f(CELL * 0.025),
     )
-    size = CELL * (0.2 if len(text) <= 3 else 0.6 / len(text))
-    out.text(x, y, text, f"corner-text {s.role}", size=size, cells=s.cells)
+    if len(text) <= 2:
+        out.text(x, y, text, f"corner-text {s.role}", size=CELL * 0.2, cells=s.cells)
+        return
+    # more: two rows, as setters' tools stack a quadruple's digits
+    half = (len(text) + 1) // 2
+    rows = (text[:half].strip(), text[half:].strip())
+    size = CELL * min(0.19, 0.5 / max(len(rows[0]), 1))
+    for k, row in enumerate(rows):
+        dy = (k - 0.5) * size * 1.05
+        out.text(x, y + dy, row, f"corner-text {s.role}", size=size, cells=s.cells)
 
 
 def _chevron(out: _Svg, s: Shape, n: int) -> None:
