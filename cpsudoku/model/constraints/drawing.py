@@ -42,7 +42,6 @@ FILLS = {
     "column-indexer": "#aed6f1",
     "box-indexer": "#abebc6",
     "chess": "#f9e79f",
-    "other": "#f5e6c8",
 }
 
 #: Pale colours for sets of cells that go together (clones: one colour per rule).
