@@ -330,6 +330,7 @@ def test_a_published_variant_draws_every_rule(tmp_path: Any) -> None:
     assert main(["draw", json.dumps(record["fpuzzles"]), "-o", str(out)]) == 0
     elements = _elements(out.read_text())
     kinds = {c.kind for c in puzzle.rules.constraints}
-    drawn = {cls.split()[1] for e in elements if len(cls := e.get("class") or "") and " " in cls}
+    classes = [(e.get("class") or "").split() for e in elements]
+    drawn = {words[1] for words in classes if len(words) > 1}  # "<shape> <kind> ..."
     assert kinds <= drawn
     assert not any(e.get("class") == "note" for e in elements)
