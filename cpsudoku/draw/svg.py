@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -39,6 +40,25 @@ class Picture:
     candidates: Sequence[int] | None = None
     highlight: frozenset[int] = frozenset()
     title: str = ""
+
+
+#: The shapes drawn before the grid's lines, in this order (later ones on top). Bulbs
+#: come after circles: a thermometer may start in a between line's or an arrow's circle.
+_UNDER_GRID = (
+    "shade",
+    "mark",
+    "line",
+    "arrow",
+    "circle",
+    "pill",
+    "bulb",
+    "chevron",
+    "cage",
+    "text",
+)
+
+#: The shapes drawn over the grid's lines: those on edges and corners, and outside.
+_OVER_GRID = ("dot", "edge-text", "corner", "outside")
 
 
 def drawing_of(rules: Rules) -> Drawing:
@@ -71,25 +91,16 @@ def to_svg(picture: Picture) -> str:
         out.rect(
             c * CELL, r * CELL, CELL, CELL, "highlight", fill="#fff1a8", stroke="none", cells=(i,)
         )
-    order = (
-        "shade",
-        "mark",
-        "line",
-        "bulb",
-        "arrow",
-        "circle",
-        "pill",
-        "cage",
-        "dot",
-        "edge-text",
-        "text",
-        "outside",
-    )
-    for kind in order:
-        for shape in drawing.shapes:
-            if shape.shape == kind:
-                _shape(out, shape, n)
-    _grid(out, rules)
+    by_kind: dict[str, list[Shape]] = {}
+    for shape in drawing.shapes:
+        by_kind.setdefault(shape.shape, []).append(shape)
+    for kind in _UNDER_GRID:
+        for shape in by_kind.get(kind, ()):
+            _shape(out, shape, n)
+    out.parts.extend(_grid_parts(rules))
+    for kind in _OVER_GRID:  # on edges and corners: over the grid's lines
+        for shape in by_kind.get(kind, ()):
+            _shape(out, shape, n)
     _digits(out, picture)
     out.group_end()
     lines = [line for note in notes for line in _wrap(note, int((n + 1.5) * CELL / (CELL * 0.17)))]
@@ -282,6 +293,19 @@ def _shape(out: _Svg, s: Shape, n: int) -> None:
                 stroke=a["colour"],
                 stroke_width=_f(CELL * 0.05),
             )
+    elif s.shape == "circle" and a.get("form") == "diamond":
+        x, y = _centre(s.cells[0], n)
+        d = CELL * 0.42
+        corners = f"{_f(x)},{_f(y - d)} {_f(x + d)},{_f(y)} {_f(x)},{_f(y + d)} {_f(x - d)},{_f(y)}"
+        out.element(
+            "polygon",
+            cls + " diamond",
+            s.cells,
+            points=corners,
+            fill=a["fill"],
+            stroke=a["stroke"],
+            stroke_width=_f(CELL * 0.05),
+        )
     elif s.shape in ("circle", "pill"):
         centres = [_centre(i, n) for i in s.cells]
         x_min, x_max = min(x for x, _ in centres), max(x for x, _ in centres)
@@ -345,9 +369,15 @@ def _shape(out: _Svg, s: Shape, n: int) -> None:
         dx = {"tl": -0.32, "tr": 0.32, "bl": -0.32, "br": 0.32}.get(a["corner"], 0.0)
         dy = {"tl": -0.32, "tr": -0.32, "bl": 0.32, "br": 0.32}.get(a["corner"], 0.0)
         out.text(x + dx * CELL, y + dy * CELL, str(a["text"]), cls, size=CELL * 0.22, cells=s.cells)
+    elif s.shape == "corner":
+        _corner(out, s, n)
+    elif s.shape == "chevron":
+        _chevron(out, s, n)
     elif s.shape == "outside":
         x, y = (a["col"] + 0.5) * CELL, (a["row"] + 0.5) * CELL
-        out.text(x, y, str(a["text"]), cls, size=CELL * 0.4, font_weight="bold")
+        text = str(a["text"])
+        size = CELL * (0.4 if len(text) <= 2 else 0.8 / len(text))
+        out.text(x, y, text, cls, size=size, cells=s.cells, font_weight="bold")
         if a.get("direction"):
             dr, dc = a["direction"]
             x2, y2 = x + dc * CELL * 0.42, y + dr * CELL * 0.42
@@ -362,6 +392,63 @@ def _shape(out: _Svg, s: Shape, n: int) -> None:
                 stroke="#000000",
                 stroke_width=_f(CELL * 0.03),
             )
+
+
+def _corner(out: _Svg, s: Shape, n: int) -> None:
+    """A small circle on the middle of the cells' bounding box, its text inside."""
+    rows = [i // n for i in s.cells]
+    cols = [i % n for i in s.cells]
+    x = (min(cols) + max(cols) + 1) / 2 * CELL
+    y = (min(rows) + max(rows) + 1) / 2 * CELL
+    text = str(s.attrs["text"])
+    radius = CELL * (0.22 if len(text) <= 2 else 0.3)
+    out.element(
+        "circle",
+        f"corner {s.role}",
+        s.cells,
+        cx=_f(x),
+        cy=_f(y),
+        r=_f(radius),
+        fill="#ffffff",
+        stroke="#000000",
+        stroke_width=_f(CELL * 0.025),
+    )
+    if len(text) <= 2:
+        out.text(x, y, text, f"corner-text {s.role}", size=CELL * 0.2, cells=s.cells)
+        return
+    # more: two rows, as setters' tools stack a quadruple's digits
+    half = (len(text) + 1) // 2
+    rows = (text[:half].strip(), text[half:].strip())
+    size = CELL * min(0.19, 0.5 / max(len(rows[0]), 1))
+    for k, row in enumerate(rows):
+        dy = (k - 0.5) * size * 1.05
+        out.text(x, y + dy, row, f"corner-text {s.role}", size=size, cells=s.cells)
+
+
+def _chevron(out: _Svg, s: Shape, n: int) -> None:
+    """Small arrowheads by a cell's edges, pointing out of the cell or into it."""
+    x, y = _centre(s.cells[0], n)
+    outward = s.attrs["outward"]
+    heads = []
+    for dr, dc in s.attrs["towards"]:
+        tip, back, half = 0.44, 0.33, 0.09  # distances from the centre, in cells
+        if not outward:
+            tip, back = back, tip
+        tx, ty = x + dc * tip * CELL, y + dr * tip * CELL
+        bx, by = x + dc * back * CELL, y + dr * back * CELL
+        px, py = -dr * half * CELL, dc * half * CELL  # across the edge
+        heads.append(f"M{_f(bx + px)},{_f(by + py)}L{_f(tx)},{_f(ty)}L{_f(bx - px)},{_f(by - py)}")
+    out.element(
+        "path",
+        f"chevron {s.role}",
+        s.cells,
+        d=" ".join(heads),
+        fill="none",
+        stroke="#555555",
+        stroke_width=_f(CELL * 0.04),
+        stroke_linejoin="round",
+        stroke_linecap="round",
+    )
 
 
 def _cage(out: _Svg, s: Shape, n: int) -> None:
@@ -451,6 +538,14 @@ def _cage(out: _Svg, s: Shape, n: int) -> None:
             anchor="start",
             cells=(first,),
         )
+
+
+@lru_cache(maxsize=64)
+def _grid_parts(rules: Rules) -> tuple[str, ...]:
+    """The grid's lines as SVG text, kept per rules: a page redraws one grid often."""
+    out = _Svg(rules.n)
+    _grid(out, rules)
+    return tuple(out.parts)
 
 
 def _grid(out: _Svg, rules: Rules) -> None:

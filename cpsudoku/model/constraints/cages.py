@@ -165,8 +165,9 @@ class Cage(Constraint):
         return any(low <= total - sum(placed) <= high for total in self.targets)
 
     def draw(self, drawing: Drawing) -> None:
-        """A dashed cage, its sum in the corner of its first cell."""
-        drawing.cage(self.cells, self.kind, None if self.total is None else str(self.total))
+        """A dashed cage, its sum in the corner of its first cell (a multi-sum's: 3/10)."""
+        label = "/".join(map(str, self.targets)) or None
+        drawing.cage(self.cells, self.kind, label)
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """Different digits (:class:`Distinct`), or one of the sets making the sum."""
@@ -293,6 +294,10 @@ class DigitalRootCage(DigitSetCage):
         """The sets whose sum has the root."""
         return _root_sets(n, len(self.cells), self.root)
 
+    def draw(self, drawing: Drawing) -> None:
+        """A cage labelled ``DR4``, as f-puzzles writes it."""
+        drawing.cage(self.cells, self.kind, f"DR{self.root}")
+
 
 def subset_sums(digits: Sequence[int]) -> set[int]:
     """Every sum of one or more of ``digits`` (each used at most once)."""
@@ -355,6 +360,10 @@ class RellikCage(DigitSetCage):
     def sets(self, n: int) -> tuple[tuple[int, ...], ...]:
         """The sets none of whose subsets add up to the value."""
         return _rellik_sets(n, len(self.cells), self.value)
+
+    def draw(self, drawing: Drawing) -> None:
+        """A cage labelled with the value crossed out (``≠5``): no digits add up to it."""
+        drawing.cage(self.cells, self.kind, f"\u2260{self.value}")
 
 
 def halves(n: int) -> tuple[int, int]:
@@ -423,6 +432,10 @@ class EqualityCage(DigitSetCage):
     def sets(self, n: int) -> tuple[tuple[int, ...], ...]:
         """The balanced sets."""
         return _equality_sets(n, len(self.cells))
+
+    def draw(self, drawing: Drawing) -> None:
+        """A cage labelled ``=``."""
+        drawing.cage(self.cells, self.kind, "=")
 
 
 # ------------------------------------------------------------------------- f-puzzles

@@ -247,6 +247,11 @@ class Quadruple(Constraint):
             for d, k in sorted(self.needs().items())
         )
 
+    def draw(self, drawing: Drawing) -> None:
+        """Its digits in a small circle on the corner the cells share."""
+        sep = "" if self.values[-1] <= 9 else " "
+        drawing.corner(self.cells, self.kind, sep.join(SYMBOLS[d - 1] for d in self.values))
+
 
 @kind
 @dataclass(frozen=True, slots=True)
@@ -295,6 +300,11 @@ class CountingCircles(Constraint):
             out.append(Allowed(self.cells, (keep,) * len(self.cells)))
         out.extend(Count(self.cells, bit(d), frozenset({0, d})) for d in range(1, top + 1))
         return tuple(out)
+
+    def draw(self, drawing: Drawing) -> None:
+        """A circle in each cell."""
+        for i in self.cells:
+            drawing.circle((i,), self.kind, fill="none", stroke="#5a5a5a")
 
 
 def entropy_bands(n: int) -> tuple[int, int, int]:

@@ -21,6 +21,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Choice, Primitive
 
@@ -110,6 +111,11 @@ class And(Composite):
         """The members' primitives, side by side."""
         return tuple(p for rule in self.rules for p in rule.compile(n))
 
+    def draw(self, drawing: Drawing) -> None:
+        """Each member as it draws itself: all of them hold."""
+        for rule in self.rules:
+            rule.draw(drawing)
+
 
 @kind
 @dataclass(frozen=True, slots=True)
@@ -156,3 +162,10 @@ class Or(Composite):
         if not all(branches):
             return ()
         return (Choice(branches),)
+
+    def draw(self, drawing: Drawing) -> None:
+        """Each member as it draws itself, and a note that one of them is enough."""
+        for rule in self.rules:
+            rule.draw(drawing)
+        members = " | ".join(rule.describe(drawing.n).split(": ", 1)[0] for rule in self.rules)
+        drawing.note(f"or, at least one holds: {members}")

@@ -36,6 +36,31 @@ COLOURS = {
     "other": "#888888",
 }
 
+#: The fills of shaded cells (indexers as f-puzzles shades them, a chess rule's cells).
+FILLS = {
+    "row-indexer": "#f5b7b1",
+    "column-indexer": "#aed6f1",
+    "box-indexer": "#abebc6",
+    "chess": "#f9e79f",
+}
+
+#: Pale colours for sets of cells that go together (clones: one colour per rule).
+PALETTE = (
+    "#f6c9a5",
+    "#b9e3c6",
+    "#c9c3f0",
+    "#f3b6c9",
+    "#bfe2f2",
+    "#efe39a",
+    "#d9c2a7",
+    "#c5cbd3",
+)
+
+
+def colour_of(role: str) -> str:
+    """The line colour of a rule kind: ``region-sum-line`` is a ``region-sum``'s."""
+    return COLOURS.get(role) or COLOURS.get(role.removesuffix("-line")) or COLOURS["other"]
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -43,7 +68,7 @@ class Shape:
 
     Attributes:
         shape: cage, line, bulb, circle, pill, arrow, dot, edge-text, outside, shade,
-            mark, text.
+            mark, text, corner, chevron.
         cells: the cells it covers, in order (a line's path).
         role: the rule's kind, for the renderer's classes and colours.
         attrs: the rest (a label, a colour, a fill, an edge's text, an outside
@@ -75,19 +100,33 @@ class Drawing:
         self, cells: tuple[int, ...], role: str, colour: str | None = None, width: float = 0.18
     ) -> None:
         """A line through the cells' centres (``width`` in cells)."""
-        self._add(
-            "line", cells, role, colour=colour or COLOURS.get(role, COLOURS["other"]), width=width
-        )
+        self._add("line", cells, role, colour=colour or colour_of(role), width=width)
 
     def bulb(self, cell: int, role: str, colour: str | None = None) -> None:
         """A thermometer's bulb: a filled circle in the cell."""
-        self._add("bulb", (cell,), role, colour=colour or COLOURS.get(role, COLOURS["other"]))
+        self._add("bulb", (cell,), role, colour=colour or colour_of(role))
 
     def circle(
-        self, cells: tuple[int, ...], role: str, fill: str = "#ffffff", stroke: str = "#888888"
+        self,
+        cells: tuple[int, ...],
+        role: str,
+        fill: str = "#ffffff",
+        stroke: str = "#888888",
+        form: str = "round",
     ) -> None:
-        """An arrow's circle (one cell) or pill (several cells, one rounded shape)."""
-        self._add("circle" if len(cells) == 1 else "pill", cells, role, fill=fill, stroke=stroke)
+        """An arrow's circle (one cell) or pill (several cells, one rounded shape).
+
+        Drawn over lines, so a line ends at its edge (an arrow's circle, a between
+        line's ends). ``form="diamond"``: a diamond in one cell (a lockout line's ends).
+        """
+        self._add(
+            "circle" if len(cells) == 1 else "pill",
+            cells,
+            role,
+            fill=fill,
+            stroke=stroke,
+            form=form,
+        )
 
     def arrow(self, cells: tuple[int, ...], role: str, colour: str | None = None) -> None:
         """An arrow along the cells, its head at the last one."""
@@ -102,10 +141,19 @@ class Drawing:
         self._add("edge-text", (a, b), role, text=text)
 
     def outside(
-        self, row: int, col: int, role: str, text: str, direction: tuple[int, int] | None = None
+        self,
+        row: int,
+        col: int,
+        role: str,
+        text: str,
+        direction: tuple[int, int] | None = None,
+        cells: tuple[int, ...] = (),
     ) -> None:
-        """A clue outside the grid (row or column -1 or n), with an arrow along ``direction``."""
-        self._add("outside", (), role, row=row, col=col, text=text, direction=direction)
+        """A clue outside the grid (row or column -1 or n), with an arrow along ``direction``.
+
+        ``cells``: the cells the clue reads (tagged on the clue, for a page or a test).
+        """
+        self._add("outside", cells, role, row=row, col=col, text=text, direction=direction)
 
     def shade(
         self, cells: tuple[int, ...], role: str, colour: str = "#e6e6e6", opacity: float = 0.6
@@ -120,6 +168,24 @@ class Drawing:
     def text(self, cell: int, role: str, text: str, corner: str = "tl") -> None:
         """Small text in a cell's corner (``tl``, ``tr``, ``bl``, ``br``) or ``centre``."""
         self._add("text", (cell,), role, text=text, corner=corner)
+
+    def corner(self, cells: tuple[int, ...], role: str, text: str) -> None:
+        """A small circle on the corner the cells share (a quadruple's), ``text`` in it.
+
+        The corner is the middle of the cells' bounding box: the shared corner of a
+        2x2 area, the middle of an edge for two cells side by side.
+        """
+        self._add("corner", cells, role, text=text)
+
+    def chevron(
+        self, cell: int, role: str, towards: tuple[tuple[int, int], ...], outward: bool
+    ) -> None:
+        """Small arrowheads inside a cell by some of its edges, pointing out or in.
+
+        ``towards``: a ``(row step, column step)`` per edge (``(0, 1)``: the right
+        edge). A maximum cell's point out (it is above its neighbours), a minimum's in.
+        """
+        self._add("chevron", (cell,), role, towards=towards, outward=outward)
 
     def note(self, text: str) -> None:
         """A rule that has no shape (a whole-grid rule): listed beside the grid."""

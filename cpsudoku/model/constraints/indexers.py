@@ -28,6 +28,7 @@ from cpsudoku.model.constraints.base import (
     kind,
     only_keys,
 )
+from cpsudoku.model.constraints.drawing import FILLS, Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.primitives import Primitive, Relation, bit, full
 
@@ -111,6 +112,10 @@ class Indexer(Constraint):
     def where(self, n: int) -> str:
         """``the row-indexer at r1c1``."""
         return f"the {self.kind} at {cell_name(self.listed[0], n)}"
+
+    def draw(self, drawing: Drawing) -> None:
+        """The indexer cells shaded, a colour per kind (as f-puzzles shades them)."""
+        drawing.shade(self.listed, self.kind, colour=FILLS[self.kind], opacity=0.7)
 
 
 @kind

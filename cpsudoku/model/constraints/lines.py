@@ -271,6 +271,12 @@ class SlowThermometer(MarkRule):
         """A decrease."""
         return a > b
 
+    def draw(self, drawing: Drawing) -> None:
+        """A thermometer drawn hollow (a pale tube with a white core), its bulb first."""
+        drawing.bulb(self.cells[0], self.kind)
+        drawing.line(self.cells, self.kind, width=0.3)
+        drawing.line(self.cells, self.kind, colour="#ffffff", width=0.1)
+
 
 @kind
 @dataclass(frozen=True, slots=True)
@@ -305,6 +311,10 @@ class Nabner(MarkRule):
     def clash(self, a: int, b: int) -> bool:
         """Equal or consecutive."""
         return abs(a - b) < 2
+
+    def draw(self, drawing: Drawing) -> None:
+        """A yellow line."""
+        drawing.line(self.cells, self.kind)
 
 
 def entropy_band(v: int, n: int) -> int:
@@ -380,6 +390,10 @@ class ClassLine(MarkRule):
     def clash(self, a: int, b: int) -> bool:
         """Neighbours in one class (a line's neighbours are one apart)."""
         return _CLASSES[self.classes](a, self.size) == _CLASSES[self.classes](b, self.size)
+
+    def draw(self, drawing: Drawing) -> None:
+        """A line in the kind's colour (orange entropic, teal modular)."""
+        drawing.line(self.cells, self.kind)
 
 
 _CLASSES = {"entropy": entropy_band, "residue": residue}
@@ -494,6 +508,12 @@ class BetweenLine(Constraint):
         first, last = self.cells[0], self.cells[-1]
         return tuple(Table.of((first, i, last), n, _between) for i in self.cells[1:-1])
 
+    def draw(self, drawing: Drawing) -> None:
+        """A pale blue line between two circles, its ends."""
+        drawing.line(self.cells, self.kind)
+        for end in (self.cells[0], self.cells[-1]):
+            drawing.circle((end,), self.kind, stroke="#7a9fb5")
+
 
 @lru_cache(maxsize=256)
 def _lockout_tuples(n: int, gap: int) -> tuple[tuple[int, ...], ...]:
@@ -572,6 +592,14 @@ class LockoutLine(Constraint):
         ends = Relation(((first, last),), _gap_table(n, self.value))
         tuples = _lockout_tuples(n, self.value)
         return (ends, *(Table((first, i, last), tuples) for i in self.cells[1:-1]))
+
+    def draw(self, drawing: Drawing) -> None:
+        """A line between two diamonds, its ends (its value by the first when not n/2)."""
+        drawing.line(self.cells, self.kind)
+        for end in (self.cells[0], self.cells[-1]):
+            drawing.circle((end,), self.kind, stroke="#c05050", form="diamond")
+        if self.value != self.size // 2:
+            drawing.text(self.cells[0], self.kind, str(self.value), corner="tr")
 
 
 @lru_cache(maxsize=256)
@@ -653,6 +681,15 @@ class RegexLine(Constraint):
         except RulesError as err:
             raise RulesError(f"{self.where(n)}: {err}") from None
         return (Automaton(self.cells, transitions, accepting),)
+
+    def draw(self, drawing: Drawing) -> None:
+        """A red line, its pattern by its first cell (a long one in the notes)."""
+        drawing.line(self.cells, self.kind)
+        if len(self.pattern) <= 6:
+            drawing.text(self.cells[0], self.kind, self.pattern)
+        else:
+            drawing.text(self.cells[0], self.kind, "re")
+            drawing.note(f"regex line at {cell_name(self.cells[0], drawing.n)}: {self.pattern}")
 
 
 # ------------------------------------------------------------- f-puzzles, more lines

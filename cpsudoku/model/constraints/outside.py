@@ -89,14 +89,16 @@ class LineClue(Constraint):
         return str(spec.get("sum", spec.get("count", spec.get("value", ""))))
 
     def draw(self, drawing: Drawing) -> None:
-        """The clue outside its line, on the side it reads from."""
+        """The clue's number outside its line, on the side it reads from."""
         n = drawing.n
         far = bool(getattr(self, "reverse", False))
         edge = n if far else -1
+        spec = self.spec()
+        text = str(spec.get("digit", self.clue_text()))
         if self.line == "row":
-            drawing.outside(self.index, edge, self.kind, self.clue_text())
+            drawing.outside(self.index, edge, self.kind, text, cells=self.cells)
         else:
-            drawing.outside(edge, self.index, self.kind, self.clue_text())
+            drawing.outside(edge, self.index, self.kind, text, cells=self.cells)
 
 
 @kind
@@ -603,6 +605,31 @@ class Lunchbox(Constraint):
         if len(self.cells) == n:
             return (Distinct(self.cells), _sandwich(self.cells, n, self.total))
         return (Distinct(self.cells), _lunchbox(self.cells, n, self.total))
+
+    def draw(self, drawing: Drawing) -> None:
+        """A box around the cells, its sum outside the grid when it starts at an edge.
+
+        A straight run starting at the grid's edge has its clue just outside, before
+        its first cell; any other lunchbox has it in its first cell's corner.
+        """
+        n = drawing.n
+        drawing.circle(self.cells, self.kind, fill="none", stroke="#606060")
+        r, c = divmod(self.cells[0], n)
+        if len(self.cells) > 1:
+            dr, dc = self.cells[1] // n - r, self.cells[1] % n - c
+            straight = all(
+                (b // n - a // n, b % n - a % n) == (dr, dc)
+                for a, b in zip(self.cells, self.cells[1:], strict=False)
+            )
+            outside = (r - dr, c - dc)
+            if (
+                straight
+                and abs(dr) + abs(dc) == 1
+                and not (0 <= outside[0] < n and 0 <= outside[1] < n)
+            ):
+                drawing.outside(*outside, self.kind, str(self.total), cells=self.cells)
+                return
+        drawing.text(self.cells[0], self.kind, str(self.total))
 
 
 @lru_cache(maxsize=1024)

@@ -27,7 +27,7 @@ from cpsudoku.model.constraints.base import (
     only_keys,
     whole,
 )
-from cpsudoku.model.constraints.drawing import Drawing
+from cpsudoku.model.constraints.drawing import FILLS, PALETTE, Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.primitives import Primitive, Relation, relation_table
@@ -381,6 +381,12 @@ class Chess(PairRule):
         """The rule and its offsets."""
         moves_ = ", ".join(f"({a}, {b})" for a, b in self.offsets)
         return f"the chess rule of moves {moves_}"
+
+    def draw(self, drawing: Drawing) -> None:
+        """A note of the rule (it speaks of the whole grid); its listed cells shaded."""
+        drawing.note(self.describe(drawing.n))
+        if self.listed:
+            drawing.shade(self.listed, self.kind, colour=FILLS["chess"])
 
 
 @lru_cache(maxsize=256)
@@ -857,6 +863,15 @@ class Clone(PairRule):
         """Each cell with its clone."""
         return list(zip(self.sources, self.clones, strict=True))
 
+    def draw(self, drawing: Drawing) -> None:
+        """The cells and their clones shaded in one colour, each clone rule its own.
+
+        The colour is the palette's next one after those of the clones drawn before.
+        """
+        before = {s.attrs["colour"] for s in drawing.shapes if s.role == self.kind}
+        colour = PALETTE[len(before) % len(PALETTE)]
+        drawing.shade(self.cells, self.kind, colour=colour, opacity=0.8)
+
     def clash(self, a: int, b: int) -> bool:
         """Different values."""
         return a != b
@@ -911,6 +926,18 @@ class Extremum(PairRule):
     def where(self, n: int) -> str:
         """``the minimum at r2c2``."""
         return f"the {self.kind} at {cell_name(self.listed[0], n)}"
+
+    def draw(self, drawing: Drawing) -> None:
+        """Small arrowheads by the edges each cell is compared across.
+
+        A maximum's point out of the cell (it is the greater), a minimum's in.
+        """
+        n = drawing.n
+        towards: dict[int, list[tuple[int, int]]] = {i: [] for i in self.listed}
+        for i, j in self.pairs:
+            towards[i].append((j // n - i // n, j % n - i % n))
+        for i in self.listed:
+            drawing.chevron(i, self.kind, tuple(towards[i]), outward=self.kind == "maximum")
 
 
 @kind

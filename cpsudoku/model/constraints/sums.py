@@ -108,7 +108,7 @@ class LittleKiller(LinearSum):
             dr, dc = self.cells[1] // n - r, self.cells[1] % n - c
         else:  # one cell: a corner, pointed at from outside
             dr, dc = (1 if r == 0 else -1), (1 if c == 0 else -1)
-        drawing.outside(r - dr, c - dc, self.kind, str(self.total), (dr, dc))
+        drawing.outside(r - dr, c - dc, self.kind, str(self.total), (dr, dc), self.cells)
 
     @property
     def target(self) -> int:
@@ -341,6 +341,10 @@ class ZipperLine(EqualSums):
         middle = ((cells[len(cells) // 2],),) if len(cells) % 2 else ()
         return pairs + middle
 
+    def draw(self, drawing: Drawing) -> None:
+        """A purple line."""
+        drawing.line(self.cells, self.kind)
+
 
 @kind
 @dataclass(frozen=True, slots=True)
@@ -370,6 +374,12 @@ class DoubleArrow(EqualSums):
     def groups(self) -> tuple[tuple[int, ...], ...]:
         """The two ends, then the cells between."""
         return (self.cells[0], self.cells[-1]), self.cells[1:-1]
+
+    def draw(self, drawing: Drawing) -> None:
+        """A line with a circle at each end (the two ends are the sum's one side)."""
+        drawing.line(self.cells, self.kind)
+        for end in (self.cells[0], self.cells[-1]):
+            drawing.circle((end,), self.kind)
 
 
 def region_runs(
@@ -441,6 +451,10 @@ class RegionSumLine(EqualSums):
     def groups(self) -> tuple[tuple[int, ...], ...]:
         """The runs."""
         return self.runs
+
+    def draw(self, drawing: Drawing) -> None:
+        """A blue line."""
+        drawing.line(self.cells, self.kind)
 
 
 # ----------------------------------------------------------- f-puzzles, equal sums
