@@ -724,3 +724,22 @@ def test_copies_of_the_input_are_not_changed() -> None:
     before = copy.deepcopy(obj)
     _read(obj)
     assert obj == before
+
+
+def test_the_cli_exports_a_sudokupad_link_that_reads_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = {
+        "rules": {
+            "size": 9,
+            "box": "3x3",
+            "constraints": [{"kind": "thermometer", "cells": ["r1c1", "r1c2", "r1c3"]}],
+        },
+        "puzzle": "." * 80 + "5",
+    }
+    assert main(["export", json.dumps(spec), "--to", "sudokupad"]) == 0
+    link = capsys.readouterr().out.strip()
+    assert link.startswith("https://sudokupad.app/?puzzleid=fpuzzles")
+    back = cpsudoku.parse(link)
+    assert back.rules == cpsudoku.parse(json.dumps(spec)).rules
+    assert back.cells[80] == 5

@@ -226,9 +226,14 @@ def _setters_export(given: PuzzleInput, args: argparse.Namespace) -> str:
         return json.dumps(obj)
     if args.to == "fpuzzles-link":
         return fpuzzles_link(obj)
-    from cpsudoku.model.sudokupad import sudokupad_link
+    from cpsudoku.model.sudokupad import to_sudokupad
 
-    return sudokupad_link(puzzle)
+    return to_sudokupad(
+        puzzle,
+        title=setter.title if setter else "",
+        author=setter.author if setter else "",
+        ruleset=setter.ruleset if setter else "",
+    )
 
 
 def _configure_show(p: argparse.ArgumentParser) -> None:

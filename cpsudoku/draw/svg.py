@@ -418,9 +418,9 @@ def _corner(out: _Svg, s: Shape, n: int) -> None:
         return
     # more: two rows, as setters' tools stack a quadruple's digits
     half = (len(text) + 1) // 2
-    rows = (text[:half].strip(), text[half:].strip())
-    size = CELL * min(0.19, 0.5 / max(len(rows[0]), 1))
-    for k, row in enumerate(rows):
+    stacked = (text[:half].strip(), text[half:].strip())
+    size = CELL * min(0.19, 0.5 / max(len(stacked[0]), 1))
+    for k, row in enumerate(stacked):
         dy = (k - 0.5) * size * 1.05
         out.text(x, y + dy, row, f"corner-text {s.role}", size=size, cells=s.cells)
 
