@@ -144,7 +144,9 @@ def generate_variant(
                 rules = base.with_constraints(
                     *(_rule(spec, base) for spec in _GRID_RULES[family](base, random_))
                 )
-                made = _solved_grid(rules, random_, engine)
+                made = _solved_grid(rules, random_, engine) or _two_givens_grid(
+                    rules, random_, engine
+                )
             elif family in _VOCABULARY_CLUES:
                 grid = random_grid(base, random_).cells
                 specs = _VOCABULARY_CLUES[family](grid, base, random_)
@@ -212,6 +214,20 @@ def _solved_grid(rules: Rules, rng: random.Random, engine: Backend) -> tuple[Rul
     row = rng.sample(range(1, n + 1), n)
     puzzle = Puzzle(rules, tuple(row) + (0,) * (rules.cells - n))
     result = engine.solve(puzzle, unique=False)
+    if result.solution is None:
+        return None
+    return rules, tuple(result.solution.cells)
+
+
+def _two_givens_grid(
+    rules: Rules, rng: random.Random, engine: Backend
+) -> tuple[Rules, Grid] | None:
+    """A grid under rules a random first row breaks (indexers): two cells of it given."""
+    n = rules.n
+    row = rng.sample(range(1, n + 1), n)
+    keep = set(rng.sample(range(n), 2))
+    cells = tuple(row[i] if i in keep else 0 for i in range(n)) + (0,) * (rules.cells - n)
+    result = engine.solve(Puzzle(rules, cells), unique=False)
     if result.solution is None:
         return None
     return rules, tuple(result.solution.cells)
