@@ -526,7 +526,6 @@ def _line_walks(
     length: tuple[int, int],
     *,
     prefix: bool,
-    steps: str = "king",
 ) -> list[Spec]:
     """Up to ``count`` disjoint lines of ``spec``'s kind along walks the grid keeps.
 
@@ -537,7 +536,6 @@ def _line_walks(
     n = base.n
     used: set[int] = set()
     out: list[Spec] = []
-    near = _near8 if steps == "king" else _near4
     for _ in range(count * 400):
         if len(out) == count:
             break
@@ -547,8 +545,8 @@ def _line_walks(
         walk = [start]
         target = rng.randint(*length)
         while len(walk) < target:
-            options = [j for j in near(walk[-1], n) if j not in used and j not in walk]
-            if prefix and len(walk) >= 1:
+            options = [j for j in _near8(walk[-1], n) if j not in used and j not in walk]
+            if prefix:
                 options = [j for j in options if _holds({**spec, "cells": [*walk, j]}, grid, base)]
             if not options:
                 break
@@ -561,6 +559,7 @@ def _line_walks(
 
 
 def _near4(i: int, n: int) -> list[int]:
+    """The orthogonal neighbours of cell ``i``."""
     return [j for j in _near8(i, n) if abs(j // n - i // n) + abs(j % n - i % n) == 1]
 
 
@@ -763,7 +762,7 @@ def _outside(
 
 
 def _lunchbox(grid: Grid, base: Rules, rng: random.Random) -> list[Spec]:
-    """Every row's and column's lunchbox sum, read in both directions as one rule."""
+    """Every row's and column's lunchbox sum."""
     n = base.n
     out: list[Spec] = []
     for k in range(n):
