@@ -7,6 +7,10 @@ files.
 
     python benchmarks/make_variants.py                 # every family, 50 each
     python benchmarks/make_variants.py -n 200 jigsaw x classic --jobs 2
+    python benchmarks/make_variants.py -n 6 x-sum chess --out /tmp/variants
+
+Families are those of ``cpsudoku.generate.variants.ALL_FAMILIES``, each on its own
+box shape (``DEFAULT_BOX``: 9x9 unless a minimal 9x9 puzzle takes too long to make).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from cpsudoku.generate.variants import FAMILIES, generate_variant
+from cpsudoku.generate.variants import ALL_FAMILIES, generate_variant
 
 HERE = Path(__file__).parent
 OUT = HERE / "data" / "variants"
@@ -25,7 +29,7 @@ OUT = HERE / "data" / "variants"
 def line(args: tuple[str, int]) -> str:
     """One puzzle of ``family``, seeded by its number, as a JSON line."""
     family, k = args
-    made = generate_variant(family, seed=1000 * FAMILIES.index(family) + k)
+    made = generate_variant(family, seed=1000 * ALL_FAMILIES.index(family) + k)
     return json.dumps(
         {
             "rules": made.puzzle.rules.spec(),
@@ -38,7 +42,7 @@ def line(args: tuple[str, int]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("families", nargs="*", default=list(FAMILIES))
+    parser.add_argument("families", nargs="*", default=list(ALL_FAMILIES))
     parser.add_argument("-n", type=int, default=50, help="puzzles per family")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)

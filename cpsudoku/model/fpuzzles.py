@@ -134,11 +134,13 @@ def decompress(payload: str, what: str) -> str:
     Raises:
         PuzzleError: it does not decompress to a JSON object.
     """
-    import lzstring
+    # SudokuPad's reader's own decompressor: the lzstring package's looks each
+    # character up in its alphabet anew, which made it most of a link's reading time.
+    from cpsudoku.model.sudokupad import decompress as lz_decompress
 
     try:
-        decoded = lzstring.LZString().decompressFromBase64(payload)
-    except Exception:  # the decompressor raises bare errors on garbage
+        decoded = lz_decompress(payload)
+    except Exception:  # garbage may break the decompressor anywhere
         decoded = None
     if not decoded or not decoded.lstrip().startswith("{"):
         raise PuzzleError(
