@@ -145,10 +145,105 @@ static int FN(cages)(const Layout *lay, STATE *s)
     return changed;
 }
 
-/* Singles and locked candidates to a fixpoint. Returns 0 on a contradiction. */
-static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
+/*
+ * One propagator beyond the units on the state: its frame's masks gathered (a placed
+ * cell's value, an open cell's candidates), narrowed (_native_props.h), and what went
+ * taken out of the candidates. Returns -1 on a contradiction, 1 on a change, else 0.
+ */
+static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
+{
+    const int n = lay->n, nf = p->nframe;
+    const int *cells = lay->pint + p->frame;
+    uint32_t *m = f->masks, *orig = m + nf;
+    for (int k = 0; k < nf; k++) {
+        const int c = cells[k], word = c >> 6, b = c & 63;
+        uint32_t v = 0;
+        for (int d = 0; d < n; d++)
+            v |= (uint32_t)(((s->cand[d][word] | s->placed[d][word]) >> b) & 1) << d;
+        m[k] = orig[k] = v;
+    }
+    Scratch sc = {m, 2 * (size_t)nf, f->words};
+    int step = run_prop(lay, p, m, nf, &sc);
+    if (step <= 0)
+        return step;
+    int changed = 0;
+    for (int k = 0; k < nf; k++) {
+        if (m[k] == orig[k])
+            continue;
+        const int c = cells[k], word = c >> 6;
+        const uint64_t bit = (uint64_t)1 << (c & 63);
+        if (!m[k] || !(s->open[word] & bit))
+            return -1; /* nothing left, or a placed value went */
+        for (uint32_t gone = orig[k] & ~m[k]; gone; gone &= gone - 1)
+            s->cand[__builtin_ctz(gone)][word] &= ~bit;
+        changed = 1;
+    }
+    return changed;
+}
+
+/*
+ * The propagators beyond the units whose cells changed since they last looked (every
+ * one at the root), each once. Returns -1 on a contradiction, 1 on a change, else 0.
+ */
+static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
+{
+    const int n = lay->n, qwords = (lay->ntop + 63) >> 6;
+    uint64_t *queue = f->queue, diff[W];
+    for (int k = 0; k < W; k++)
+        diff[k] = 0;
+    for (int d = 0; d < n; d++)
+        for (int k = 0; k < W; k++) {
+            uint64_t x = s->cand[d][k] | s->placed[d][k];
+            diff[k] |= x ^ f->snap[d * W + k];
+            f->snap[d * W + k] = x;
+        }
+    if (f->wake_all) {
+        for (int j = 0; j < lay->ntop; j++)
+            queue[j >> 6] |= (uint64_t)1 << (j & 63);
+        f->wake_all = 0;
+    } else {
+        for (int k = 0; k < W; k++)
+            for (uint64_t m = diff[k]; m; m &= m - 1) {
+                const int c = k * 64 + __builtin_ctzll(m);
+                for (int j = lay->cell_start[c]; j < lay->cell_start[c + 1]; j++) {
+                    const int t = lay->cell_props[j];
+                    queue[t >> 6] |= (uint64_t)1 << (t & 63);
+                }
+            }
+    }
+    int changed = 0;
+    for (int q = 0; q < qwords; q++)
+        while (queue[q]) {
+            const int j = q * 64 + __builtin_ctzll(queue[q]);
+            queue[q] &= queue[q] - 1;
+            int step = FN(run_top)(lay, s, lay->props + lay->top[j], f);
+            if (step < 0) {
+                memset(queue, 0, (size_t)qwords * sizeof(uint64_t));
+                return -1;
+            }
+            changed |= step;
+        }
+    return changed;
+}
+
+/*
+ * Singles, locked candidates, triads and the propagators beyond the units to a
+ * fixpoint. ``base`` is the state this one was copied from (its propagators were at
+ * their fixpoint there), NULL at the root. Returns 0 on a contradiction.
+ */
+static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
+                         const STATE *base)
 {
     const int n = lay->n;
+    if (lay->ntop) {
+        if (base) {
+            for (int d = 0; d < n; d++)
+                for (int k = 0; k < W; k++)
+                    f->snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
+        } else {
+            f->wake_all = 1;
+        }
+    }
     for (;;) {
         uint64_t one[W], two[W], three[W];
         for (int k = 0; k < W; k++)
@@ -188,6 +283,13 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out)
         }
         if (lay->ncages) { /* before "solved": a full cage must still make its sum */
             int step = FN(cages)(lay, s);
+            if (step < 0)
+                return 0;
+            if (step > 0)
+                continue;
+        }
+        if (lay->ntop) { /* before "solved" too: a full grid must keep every rule */
+            int step = FN(wake)(lay, s, f);
             if (step < 0)
                 return 0;
             if (step > 0)
@@ -429,7 +531,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     out->nodes = 1;
     if ((out->status = check_limits(lim)) != ST_DONE)
         return; /* a time limit spent before the search began */
-    if (!FN(propagate)(lay, s, pairs)) {
+    if (!FN(propagate)(lay, s, pairs, frames, NULL)) {
         out->status = ST_DONE;
         return;
     }
@@ -481,7 +583,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             STATE *next = &stack[depth + 1];
             memcpy(next, &stack[depth], sizeof(STATE));  /* TODO */
-            if (FN(place)(lay, next, d, cell_at[depth]) && FN(propagate)(lay, next, pairs)) {
+            if (FN(place)(lay, next, d, cell_at[depth]) && FN(propagate)(lay, next, pairs, frames, &stack[depth])) {
                 depth++;
                 break;
             }
