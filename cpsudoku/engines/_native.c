@@ -110,6 +110,7 @@ typedef struct {
     uint64_t *queue;   /* the top-level propagators woken */
     uint32_t *masks;   /* frames */
     uint64_t *words;   /* layers of sums and automata */
+    uint32_t *weight;  /* per cell: failures of its propagators in this search */
     int wake_all;      /* at the root: every propagator looks */
 } Frame;
 
@@ -1244,7 +1245,9 @@ static int frames_alloc(const LayoutObject *self, Frame *f)
     f->queue = PyMem_RawCalloc((size_t)lay->ntop / 64 + 1, sizeof(uint64_t));
     f->masks = PyMem_RawMalloc((lay->mask_scratch + 1) * sizeof(uint32_t));
     f->words = PyMem_RawMalloc((lay->word_scratch + 1) * sizeof(uint64_t));
-    if (!f->states || !f->cells || !f->todo || !f->snap || !f->queue || !f->masks || !f->words) {
+    f->weight = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
+    if (!f->states || !f->cells || !f->todo || !f->snap || !f->queue || !f->masks || !f->words ||
+        !f->weight) {
         frames_free(f);
         return -1;
     }
@@ -1260,6 +1263,7 @@ static void frames_free(Frame *f)
     PyMem_RawFree(f->queue);
     PyMem_RawFree(f->masks);
     PyMem_RawFree(f->words);
+    PyMem_RawFree(f->weight);
     memset(f, 0, sizeof(*f));
 }
 

@@ -86,7 +86,14 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
  * place left: a contradiction; one: placed). The cage's cells are also a unit, so its
  * digits differ. Returns -1 on a contradiction, 1 on a change, else 0.
  */
-static int FN(cages)(const Layout *lay, STATE *s)
+static inline void FN(weigh)(const Layout *lay, const uint64_t *cells, uint32_t *weight)
+{
+    for (int k = 0; k < W; k++)
+        for (uint64_t m = cells[k]; m; m &= m - 1)
+            weight[k * 64 + __builtin_ctzll(m)]++;
+}
+
+static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
 {
     const int n = lay->n;
     int changed = 0;
@@ -113,8 +120,10 @@ static int FN(cages)(const Layout *lay, STATE *s)
                 required &= m;
             }
         }
-        if (!allowed)
+        if (!allowed) {
+            FN(weigh)(lay, cells, weight);
             return -1;
+        }
         for (int d = 0; d < n; d++) {
             if (allowed >> d & 1)
                 continue;
@@ -134,8 +143,10 @@ static int FN(cages)(const Layout *lay, STATE *s)
                 where[k] = s->cand[d][k] & cells[k];
                 count += __builtin_popcountll(where[k]);
             }
-            if (count == 0)
+            if (count == 0) {
+                FN(weigh)(lay, cells, weight);
                 return -1;
+            }
             if (count == 1) {
                 FN(place)(lay, s, d, FN(first_bit)(where));
                 changed = 1;
@@ -216,8 +227,11 @@ static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
         while (queue[q]) {
             const int j = q * 64 + __builtin_ctzll(queue[q]);
             queue[q] &= queue[q] - 1;
-            int step = FN(run_top)(lay, s, lay->props + lay->top[j], f);
+            const Prop *p = lay->props + lay->top[j];
+            int step = FN(run_top)(lay, s, p, f);
             if (step < 0) {
+                for (int k = 0; k < p->nframe; k++) /* its cells weigh more in branching */
+                    f->weight[lay->pint[p->frame + k]]++;
                 memset(queue, 0, (size_t)qwords * sizeof(uint64_t));
                 return -1;
             }
@@ -282,7 +296,7 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame
             continue;
         }
         if (lay->ncages) { /* before "solved": a full cage must still make its sum */
-            int step = FN(cages)(lay, s);
+            int step = FN(cages)(lay, s, f->weight);
             if (step < 0)
                 return 0;
             if (step > 0)
@@ -430,6 +444,32 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame
     }
 }
 
+/*
+ * With propagators beyond the units: the open cell with the fewest candidates for
+ * its weight, the failures of its propagators so far (dom/wdeg), so the search goes
+ * first where the rules beyond the units keep failing.
+ */
+static int FN(choose_weighted)(const Layout *lay, const STATE *s, const Frame *f)
+{
+    int best = -1;
+    long long best_count = 1, best_weight = 0;
+    for (int k = 0; k < W; k++)
+        for (uint64_t m = s->open[k]; m; m &= m - 1) {
+            const int c = k * 64 + __builtin_ctzll(m);
+            const uint64_t bit = m & -m;
+            long long count = 0;
+            for (int d = 0; d < lay->n; d++)
+                count += (s->cand[d][k] & bit) != 0;
+            const long long weight = 1 + f->weight[c];
+            if (best < 0 || count * best_weight < best_count * weight) {
+                best = c;
+                best_count = count;
+                best_weight = weight;
+            }
+        }
+    return best;
+}
+
 /* The cell to branch on: the first with two candidates, else one with the fewest. */
 static int FN(choose)(const Layout *lay, const STATE *s, const uint64_t *pairs)
 {
@@ -514,6 +554,8 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             for (int d = 0; d < n; d++)
                 if (!(allowed[i] >> d & 1))
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
+    if (lay->ntop || lay->ncages)
+        memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
     out->count = 0;
     out->nodes = out->guesses = 0;
     out->status = ST_DONE;
@@ -547,7 +589,8 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             depth--; /* this state is spent: go on with its parent's next digit */
         } else {
-            int c = FN(choose)(lay, cur, pairs);
+            int c = lay->ntop || lay->ncages ? FN(choose_weighted)(lay, cur, frames)
+                                             : FN(choose)(lay, cur, pairs);
             uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
             for (int d = 0; d < n; d++)
                 if (cur->cand[d][c >> 6] & bit)

@@ -94,11 +94,14 @@ def layout(rules: Rules) -> _native.Layout:
     cages: list[DigitSets] = []
     props: list[tuple[object, ...]] = []
     pairs: list[tuple[int, int]] = []
+    relations: list[Relation] = []
     for p in rules.primitives:
         if isinstance(p, Allowed):
             continue  # the masks a search starts from
         if isinstance(p, Relation) and p.differ:
             pairs.extend(p.pairs)
+        elif isinstance(p, Relation):
+            relations.append(p)
         elif isinstance(p, (Distinct, DigitSets)) and _unit_fits(p.cells, n, full, len(cages)):
             full += len(p.cells) == n
             if isinstance(p, DigitSets):
@@ -114,7 +117,34 @@ def layout(rules: Rules) -> _native.Layout:
             cages.append(p)
     units += [p.cells for p in cages]
     units += pairs
+    if relations:
+        props += _relations(relations, units, n)
     return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in cages], props)
+
+
+def _relations(
+    relations: list[Relation], units: list[tuple[int, ...]], n: int
+) -> list[tuple[object, ...]]:
+    """Relations as the layout reads them: pairs in a unit get the table less equals.
+
+    Two cells that share a unit must differ anyway, and arc consistency on the joint
+    table takes out more than on the relation's own: next to {2, 3}, a 2 or a 3 has no
+    non-consecutive partner that differs from it.
+    """
+    peers: dict[int, set[int]] = {}
+    for unit in units:
+        for i in unit:
+            peers.setdefault(i, set()).update(unit)
+    out: list[tuple[object, ...]] = []
+    for r in relations:
+        shared = [(i, j) for i, j in r.pairs if i != j and j in peers.get(i, ())]
+        apart = [(i, j) for i, j in r.pairs if not (i != j and j in peers.get(i, ()))]
+        if shared:
+            differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
+            out.append(("relation", shared, differ))
+        if apart:
+            out.append(("relation", apart, r.allowed))
+    return out
 
 
 def _unit_fits(cells: tuple[int, ...], n: int, full: int, cages: int) -> bool:
