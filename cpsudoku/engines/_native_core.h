@@ -79,6 +79,14 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
     return 1;
 }
 
+/* A failure in the cells of ``cells``: each weighs one more in branching. */
+static inline void FN(weigh)(const uint64_t *cells, uint32_t *weight)
+{
+    for (int k = 0; k < W; k++)
+        for (uint64_t m = cells[k]; m; m &= m - 1)
+            weight[k * 64 + __builtin_ctzll(m)]++;
+}
+
 /*
  * Killer cages: the digit sets that make each cage's sum (bit masks, from the caller)
  * and still hold the digits placed in it. Digits in none of them leave the cage's open
@@ -86,13 +94,6 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
  * place left: a contradiction; one: placed). The cage's cells are also a unit, so its
  * digits differ. Returns -1 on a contradiction, 1 on a change, else 0.
  */
-static inline void FN(weigh)(const Layout *lay, const uint64_t *cells, uint32_t *weight)
-{
-    for (int k = 0; k < W; k++)
-        for (uint64_t m = cells[k]; m; m &= m - 1)
-            weight[k * 64 + __builtin_ctzll(m)]++;
-}
-
 static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
 {
     const int n = lay->n;
@@ -121,7 +122,7 @@ static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
             }
         }
         if (!allowed) {
-            FN(weigh)(lay, cells, weight);
+            FN(weigh)(cells, weight);
             return -1;
         }
         for (int d = 0; d < n; d++) {
@@ -144,7 +145,7 @@ static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
                 count += __builtin_popcountll(where[k]);
             }
             if (count == 0) {
-                FN(weigh)(lay, cells, weight);
+                FN(weigh)(cells, weight);
                 return -1;
             }
             if (count == 1) {
@@ -245,11 +246,12 @@ static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
  * fixpoint. ``base`` is the state this one was copied from (its propagators were at
  * their fixpoint there), NULL at the root. Returns 0 on a contradiction.
  */
-static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
-                         const STATE *base)
+static inline __attribute__((always_inline)) int
+FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
+                   const STATE *base, const int generic)
 {
     const int n = lay->n;
-    if (lay->ntop) {
+    if (generic && lay->ntop) {
         if (base) {
             for (int d = 0; d < n; d++)
                 for (int k = 0; k < W; k++)
@@ -302,7 +304,7 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame
             if (step > 0)
                 continue;
         }
-        if (lay->ntop) { /* before "solved" too: a full grid must keep every rule */
+        if (generic && lay->ntop) { /* before "solved" too: a full grid must keep every rule */
             int step = FN(wake)(lay, s, f);
             if (step < 0)
                 return 0;
@@ -445,9 +447,27 @@ static int FN(propagate)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame
 }
 
 /*
+ * The fixpoint, compiled twice: without the propagators beyond the units (units and
+ * cages only: classic grids pay nothing for them) and with them.
+ */
+static int FN(propagate_units)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
+                               const STATE *base)
+{
+    return FN(propagate_body)(lay, s, pairs_out, f, base, 0);
+}
+
+static int FN(propagate_props)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
+                               const STATE *base)
+{
+    return FN(propagate_body)(lay, s, pairs_out, f, base, 1);
+}
+
+/*
  * With propagators beyond the units: the open cell with the fewest candidates for
  * its weight, the failures of its propagators so far (dom/wdeg), so the search goes
- * first where the rules beyond the units keep failing.
+ * first where the rules beyond the units keep failing. Cages count as such rules:
+ * on renban lines (cages without a sum) 95 guesses a puzzle against 573 with
+ * FN(choose), on generated killers 13.5 against 8.6 (docs/design.md).
  */
 static int FN(choose_weighted)(const Layout *lay, const STATE *s, const Frame *f)
 {
@@ -537,6 +557,8 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     const int n = lay->n, cells = lay->cells;
     STATE *stack = (STATE *)frames->states;
     STATE *s = &stack[0];
+    int (*const propagate)(const Layout *, STATE *, uint64_t *, Frame *, const STATE *) =
+        lay->ntop ? FN(propagate_props) : FN(propagate_units);
     if (n > D) {
         out->status = ST_CLASH; /* unreachable: the caller picks a width that fits */
         return;
@@ -573,7 +595,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     out->nodes = 1;
     if ((out->status = check_limits(lim)) != ST_DONE)
         return; /* a time limit spent before the search began */
-    if (!FN(propagate)(lay, s, pairs, frames, NULL)) {
+    if (!propagate(lay, s, pairs, frames, NULL)) {
         out->status = ST_DONE;
         return;
     }
@@ -626,7 +648,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             STATE *next = &stack[depth + 1];
             memcpy(next, &stack[depth], sizeof(STATE));  /* TODO */
-            if (FN(place)(lay, next, d, cell_at[depth]) && FN(propagate)(lay, next, pairs, frames, &stack[depth])) {
+            if (FN(place)(lay, next, d, cell_at[depth]) && propagate(lay, next, pairs, frames, &stack[depth])) {
                 depth++;
                 break;
             }
