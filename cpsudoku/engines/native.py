@@ -7,11 +7,14 @@ locked candidates, naked and hidden sets on every box-line intersection (triads)
 branching on the two-candidate cell that sees the most open cells. docs/design.md
 gives each technique's measured effect.
 
-It takes every rule set made of no-repeat units (boxes of any shape, jigsaw
+It takes every rule, up to 32x32: no-repeat units (boxes of any shape, jigsaw
 regions, extra regions of any size), killer cages (the digit sets that make each sum
-narrow its cells), anti-knight and anti-king rules (pairs of cells as units), and
-allowed values (even, odd, given candidates: masks the search starts from) up to
-32x32, and refuses any other constraint by name.
+narrow its cells) and relations that only say "differ" (anti-knight, anti-king: pairs
+of cells as units) go in as units; allowed values (even, odd, given candidates) are
+masks the search starts from; every other primitive (relations with any table,
+tables, sums, automata, counts, choices) is a propagator in C, woken when one of its
+cells loses a candidate. Only a primitive past the layout's size limits is refused
+(:func:`beyond`), by name.
 :func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
 :func:`cpsudoku.solve_many` use: one C call over a whole block of puzzles, without the
 GIL.
