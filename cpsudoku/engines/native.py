@@ -249,10 +249,18 @@ class NativeBackend(Backend):
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
-        """Why the engine cannot take ``rules``: other constraints, or a side above 32."""
+        """Why the engine cannot take ``rules``, or None.
+
+        A side above 32, or a rule whose primitives pass the layout's limits (named,
+        with the limit: an arrow whose circle reads as a number of 11 digits).
+        """
         if rules.n > MAX_SIDE:
             return f"engine 'native' takes grids up to {MAX_SIDE}x{MAX_SIDE}, not {rules}"
-        return super().refusal(rules)
+        why = super().refusal(rules)
+        if why is None:
+            return None
+        limit = next((b for _, prims in rules.compiled for p in prims if (b := beyond(p))), None)
+        return f"{why} ({limit})" if limit else why
 
     #: Search nodes a puzzle may take before the search stops as if timed out (0: no
     #: cap). A batch sets it on an engine of its own to hand hard puzzles to ``sat``.
