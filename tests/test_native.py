@@ -252,8 +252,66 @@ FUZZ = textwrap.dedent(
     """
     import random, sys
     from cpsudoku.engines import _native
+    from array import array
     rng = random.Random(int(sys.argv[1]))
-    answered = refused = 0
+    answered = refused = with_props = 0
+
+    def bad(x):  # now and then a field out of its range, of another type, or missing
+        r = rng.random()
+        return x if r < 0.97 else rng.choice([-1, 2**40, None, "x", [], 1.5, [[-1]]])
+
+    def cellist(cells, k):
+        return bad(tuple(
+            rng.randint(0, cells - 1) if rng.random() < 0.99 else rng.randint(-2, cells + 2)
+            for _ in range(k)
+        ))
+
+    def prop(rng, n, cells, depth):
+        kind = rng.choice(["relation", "allowed", "distinct", "digitsets", "table", "sum",
+                           "automaton", "count", "choice", "nonsense"])
+        k = rng.randint(0, min(cells, 6))
+        top = (1 << n) - 1
+        if kind == "relation":
+            pairs = [cellist(cells, 2) for _ in range(rng.randint(0, 4))]
+            table = [0] + [rng.randint(0, top) for _ in range(n)]
+            return bad(("relation", bad(pairs), bad(table)))
+        if kind == "allowed":
+            return ("allowed", cellist(cells, k), bad([rng.randint(0, top) for _ in range(k)]))
+        if kind == "distinct":
+            return ("distinct", cellist(cells, k))
+        if kind == "digitsets":
+            return ("digitsets", cellist(cells, k),
+                    bad([rng.randint(0, top) for _ in range(rng.randint(0, 4))]))
+        if kind == "table":
+            rows = rng.randint(0, 6)
+            data = bytes(rng.randint(1, n) if rng.random() < 0.98 else rng.randint(0, 255)
+                         for _ in range(rows * k))
+            return ("table", cellist(cells, k), bad(data), bad(rows))
+        if kind == "sum":
+            weights = [rng.choice([1, 1, 1, 2, 10, -1, -3, 2**31, 2**33]) for _ in range(k)]
+            targets = [rng.randint(-10, 10 * n * max(k, 1)) for _ in range(rng.randint(0, 3))]
+            return ("sum", cellist(cells, k), bad(weights), bad(targets))
+        if kind == "automaton":
+            states = rng.randint(1, 5)
+            moves = [rng.randint(-1, states - 1) if rng.random() < 0.98 else rng.randint(-5, 9)
+                     for _ in range(states * n)]
+            raw = array("i", moves).tobytes()
+            if rng.random() < 0.05:
+                raw = raw[: rng.randint(0, len(raw))]
+            return ("automaton", cellist(cells, k), bad(raw), bad(states),
+                    bad([rng.randint(0, states) for _ in range(rng.randint(0, 2))]))
+        if kind == "count":
+            return ("count", cellist(cells, k), bad(rng.randint(0, top)),
+                    bad([rng.randint(-1, k + 1) for _ in range(rng.randint(0, 3))]))
+        if kind == "choice":
+            if depth > 9:
+                return ("choice", [])
+            branches = [
+                [prop(rng, n, cells, depth + 1) for _ in range(rng.randint(0, 2))]
+                for _ in range(rng.randint(0, 3))
+            ]
+            return ("choice", bad(branches))
+        return (kind, 1, 2)
     for _ in range(int(sys.argv[2])):
         n = rng.choice([rng.randint(-2, 40), 1, 2, 4, 6, 9, 16, 25, 32])
         cells = max(n, 0) ** 2
@@ -273,8 +331,11 @@ FUZZ = textwrap.dedent(
                 )
                 for _ in range(rng.randint(0, 4))
             ]
+        props = None
+        if rng.random() < 0.6 and n > 0:
+            props = [prop(rng, n, cells, 0) for _ in range(rng.randint(0, 6))]
         try:
-            lay = _native.Layout(n, units, cages)
+            lay = _native.Layout(n, units, cages, props)
         except (ValueError, TypeError, OverflowError):
             refused += 1
             continue
@@ -287,7 +348,25 @@ FUZZ = textwrap.dedent(
                 answered += 1
             except (ValueError, TypeError):
                 refused += 1
-    print("fuzzed", answered, refused)
+    for _ in range(int(sys.argv[2])):  # rows, columns and primitives, readable givens
+        n = rng.choice([1, 2, 3, 4, 4, 6, 9])
+        cells = n * n
+        units = [[r * n + c for c in range(n)] for r in range(n)]
+        units += [[r * n + c for r in range(n)] for c in range(n)]
+        props = [prop(rng, n, cells, 0) for _ in range(rng.randint(1, 8))]
+        try:
+            lay = _native.Layout(n, units, None, props)
+        except (ValueError, TypeError, OverflowError):
+            refused += 1
+            continue
+        data = bytes(rng.randint(1, n) if rng.random() < 0.15 else 0 for _ in range(cells))
+        allowed = array("I", [rng.randint(0, (1 << n) - 1) | rng.choice([0, (1 << n) - 1])
+                              for _ in range(cells)]).tobytes()
+        lay.solve(data, rng.randint(1, 3), 0.05, rng.randint(0, 500),
+                  allowed=allowed if rng.random() < 0.3 else None)
+        lay.solve_many(data * rng.randint(0, 3), 2, 0.05, 200)
+        with_props += 1
+    print("fuzzed", answered, refused, with_props)
     """
 )
 
@@ -301,9 +380,10 @@ def test_random_bytes_through_every_entry_point() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
-    answered, refused = map(int, done.stdout.split()[1:])
+    answered, refused, with_props = map(int, done.stdout.split()[1:])
     assert answered > 20
     assert refused > 20
+    assert with_props > 30
 
 
 def _asan_library() -> str | None:
@@ -346,7 +426,7 @@ def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
         "PYTHONPATH": str(tmp_path),
     }
     done = subprocess.run(
-        [sys.executable, "-c", FUZZ, "2", "150"],
+        [sys.executable, "-c", FUZZ, "2", "300"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -356,6 +436,7 @@ def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "AddressSanitizer" not in done.stderr
     assert done.stdout.startswith("fuzzed")
+    assert int(done.stdout.split()[3]) > 30  # layouts with primitives searched
 
 
 def test_without_the_extension_the_engine_is_reported_missing() -> None:

@@ -196,9 +196,16 @@ def test_the_rater_rates_regions_and_refuses_other_rules_by_name(
 def test_a_batch_on_an_engine_that_lacks_a_rule_marks_those_rows_and_goes_on(
     tmp_path: Path,
 ) -> None:
-    # The compiled engine takes cages and regions but no thermometer: those rows are
-    # refused, saying why, in their place; the others are solved.
-    rows = [r for r in SAMPLE if r["family"] in ("killer", "thermometer", "jigsaw")]
+    # The compiled engine takes every rule, but not an arrow whose circle reads as an
+    # 11-digit number (a weight beyond 2**31): those rows are refused, saying why, in
+    # their place; the others are solved.
+    rows = [dict(r) for r in SAMPLE if r["family"] in ("killer", "thermometer", "jigsaw")]
+    arrow = {"kind": "arrow", "circle": list(range(11)), "cells": [80]}
+    for row in rows:
+        if row["family"] == "thermometer":
+            rules = dict(row["rules"])
+            rules["constraints"] = [*rules["constraints"], arrow]
+            row["rules"] = rules
     src = tmp_path / "mixed.jsonl"
     src.write_text(
         "".join(json.dumps({k: r[k] for k in ("rules", "puzzle", "solution")}) + "\n" for r in rows)
@@ -211,6 +218,7 @@ def test_a_batch_on_an_engine_that_lacks_a_rule_marks_those_rows_and_goes_on(
     for row, result in zip(rows, got, strict=True):
         if row["family"] == "thermometer":
             assert result["status"] == "refused"
-            assert "engine 'native' cannot take thermometer" in result["error"]
+            assert "engine 'native' cannot take arrow constraints" in result["error"]
+            assert "beyond 2**31" in result["error"]
         else:
             assert (result["status"], result["solution"]) == ("unique", row["solution"])

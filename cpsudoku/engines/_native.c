@@ -21,6 +21,31 @@
 #define MAX_WORDS 16
 #define MAX_CELLS (MAX_DIGITS * MAX_DIGITS)
 #define UNIT_WORDS 2 /* units of n cells a layout may have: 64 * UNIT_WORDS */
+#define MAX_TABLE_CELLS 64     /* cells of a table */
+#define MAX_NESTING 8          /* choices inside choices */
+#define MAX_PROP_CELLS 65536   /* cells one primitive lists */
+#define MAX_STATES (1 << 20)   /* states of an automaton */
+#define MAX_LAYERS (1 << 22)   /* words of an automaton's layers: (cells + 1) * state words */
+
+/* The propagators beyond the units (_native_props.h), one per primitive (a relation:
+ * one per pair). */
+enum { K_RELATION, K_ALLOWED, K_DISTINCT, K_DIGITSETS, K_TABLE, K_SUM, K_AUTOMATON, K_COUNT,
+       K_CHOICE };
+
+typedef struct {
+    int kind, nc;  /* nc: the cells the primitive lists, in its order */
+    size_t idx;    /* pint[idx .. idx + nc): each cell's place in the frame */
+    int nframe;    /* at the top level: the frame's grid cells, pint[frame .. + nframe) */
+    size_t frame;
+    /* per kind: relation a = its table in pmask (n masks forward, n back); allowed a =
+     * masks in pmask; digitsets a = sets in pmask, b = how many; table a = tuples in
+     * ptup, b = how many; sum a = weights in pnum, b = targets in pnum, c = how many,
+     * d = words of the partial sums (0: bounds), e = targets as bits in pword;
+     * automaton a = transitions in ptrans, b = states, c = accepting in pword, d =
+     * words per state set; count a = the values' mask, b = counts as bits in pword;
+     * choice a = branch bounds in pint, b = branches. */
+    size_t a, b, c, d, e;
+} Prop;
 
 /* What a search ended with. */
 enum { ST_DONE = 0, ST_LIMIT = 1, ST_TIMEOUT = 2, ST_BUDGET = 3, ST_CLASH = 4, ST_SIGNAL = 5 };
@@ -47,6 +72,21 @@ typedef struct {
     uint64_t *cage_cells;    /* ncages x words */
     int *combo_start;        /* cage c's digit sets: combos[combo_start[c] .. [c + 1]) */
     uint32_t *combos;        /* a digit set as a mask: bit d-1 for digit d */
+    /* Propagators beyond the units; none for rules of regions and cages alone. */
+    int nprops;              /* all of them: the top-level ones and those in choices */
+    Prop *props;
+    int ntop;                /* top-level: woken when a cell of theirs changes */
+    int *top;                /* their ids in props */
+    int *cell_start;         /* cell i wakes top[cell_props[cell_start[i] .. [i + 1])] */
+    int *cell_props;
+    int *pint;               /* the pools the propagators' offsets point into */
+    uint32_t *pmask;
+    uint8_t *ptup;
+    int32_t *ptrans;
+    uint64_t *pword;
+    long long *pnum;
+    size_t npint, npmask, nptup, nptrans, npword, npnum;
+    size_t mask_scratch, word_scratch; /* what a search needs for them */
 } Layout;
 
 typedef struct {
@@ -65,6 +105,13 @@ typedef struct {
     void *states;
     int *cells;
     uint64_t *todo;
+    /* for the propagators beyond the units */
+    uint64_t *snap;    /* each digit's cells (cand | placed) when they last looked */
+    uint64_t *queue;   /* the top-level propagators woken */
+    uint32_t *masks;   /* frames */
+    uint64_t *words;   /* layers of sums and automata */
+    uint32_t *weight;  /* per cell: failures of its propagators in this search */
+    int wake_all;      /* at the root: every propagator looks */
 } Frame;
 
 static double now_seconds(void)
@@ -97,6 +144,8 @@ units_holding(const Layout *lay, const uint64_t *cells, int words, uint64_t out[
                 out[j] |= of[j];
         }
 }
+
+#include "_native_props.h"
 
 #define W 1
 #define D 8
@@ -180,6 +229,16 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->cage_cells);
     PyMem_Free(lay->combo_start);
     PyMem_Free(lay->combos);
+    PyMem_Free(lay->props);
+    PyMem_Free(lay->top);
+    PyMem_Free(lay->cell_start);
+    PyMem_Free(lay->cell_props);
+    PyMem_Free(lay->pint);
+    PyMem_Free(lay->pmask);
+    PyMem_Free(lay->ptup);
+    PyMem_Free(lay->ptrans);
+    PyMem_Free(lay->pword);
+    PyMem_Free(lay->pnum);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -432,12 +491,656 @@ static void scan_pairs(Layout *lay, int fill)
         lay->pair_start[lay->full_units] = lay->npairs;
 }
 
+/* ---- the propagators beyond the units: read and checked once per layout ---- */
+
+typedef struct {
+    Layout *lay;
+    size_t cap_props, cap_pint, cap_pmask, cap_ptup, cap_ptrans, cap_pword, cap_pnum;
+    int *slot;   /* a grid cell's place in the frame being built, or -1 */
+    int *frame;  /* the frame's grid cells */
+    int nframe, depth, deepest;
+} Builder;
+
+/* Room for ``more`` elements after ``len`` in *buf (capacity *cap); 0, or -1 (no memory). */
+static int reserve(void **buf, size_t *cap, size_t len, size_t more, size_t size)
+{
+    if (more > ((size_t)1 << 40) / size || len + more <= *cap)
+        return more > ((size_t)1 << 40) / size ? -1 : 0;
+    size_t want = *cap ? *cap : 64;
+    while (want < len + more)
+        want *= 2;
+    void *grown = PyMem_Realloc(*buf, want * size);
+    if (!grown)
+        return -1;
+    *buf = grown;
+    *cap = want;
+    return 0;
+}
+
+#define RESERVE(bd, pool, more)                                                             \
+    reserve((void **)&(bd)->lay->pool, &(bd)->cap_##pool, (bd)->lay->n##pool, (more),       \
+            sizeof(*(bd)->lay->pool))
+
+static int new_prop(Builder *bd, int kind)
+{
+    Layout *lay = bd->lay;
+    if (lay->nprops >= (1 << 24)) {
+        PyErr_SetString(PyExc_ValueError, "too many propagators");
+        return -1;
+    }
+    if (reserve((void **)&lay->props, &bd->cap_props, (size_t)lay->nprops, 1, sizeof(Prop)) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Prop *p = lay->props + lay->nprops;
+    memset(p, 0, sizeof(*p));
+    p->kind = kind;
+    return lay->nprops++;
+}
+
+/* The cells of a primitive: each a grid cell, placed in the frame; their places
+ * appended to pint. Returns the count, or -1. */
+static int read_prop_cells(Builder *bd, PyObject *obj, size_t *idx)
+{
+    Layout *lay = bd->lay;
+    PyObject *seq = PySequence_Fast(obj, "a primitive's cells must be a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > MAX_PROP_CELLS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "a primitive lists %zd cells; at most %d", count,
+                     MAX_PROP_CELLS);
+        return -1;
+    }
+    if (RESERVE(bd, pint, (size_t)count) < 0) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    *idx = lay->npint;
+    for (Py_ssize_t j = 0; j < count; j++) {
+        long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (i == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (i < 0 || i >= lay->cells) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "a primitive's cell %ld is off the grid", i);
+            return -1;
+        }
+        if (bd->slot[i] < 0) {
+            bd->slot[i] = bd->nframe;
+            bd->frame[bd->nframe++] = (int)i;
+        }
+        lay->pint[lay->npint++] = bd->slot[i];
+    }
+    Py_DECREF(seq);
+    return (int)count;
+}
+
+/* A sequence of ints as a freshly allocated array of count long longs (PyMem_Free it). */
+static long long *read_numbers(PyObject *obj, Py_ssize_t *count, const char *what)
+{
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq)
+        return NULL;
+    *count = PySequence_Fast_GET_SIZE(seq);
+    if (*count > (1 << 24)) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: too many", what);
+        return NULL;
+    }
+    long long *out = PyMem_Malloc((size_t)(*count ? *count : 1) * sizeof(long long));
+    if (!out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < *count; j++) {
+        out[j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (out[j] == -1 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* Masks (each within the grid's values) appended to pmask; their offset, or -1. */
+static long long read_masks(Builder *bd, PyObject *obj, Py_ssize_t *count, const char *what)
+{
+    Layout *lay = bd->lay;
+    long long *got = read_numbers(obj, count, what);
+    if (!got)
+        return -1;
+    const long long full = ((long long)1 << lay->n) - 1;
+    if (RESERVE(bd, pmask, (size_t)*count) < 0) {
+        PyMem_Free(got);
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t at = lay->npmask;
+    for (Py_ssize_t j = 0; j < *count; j++) {
+        if (got[j] < 0 || got[j] & ~full) {
+            PyMem_Free(got);
+            PyErr_Format(PyExc_ValueError, "%s: %lld is no mask of values 1 to %d", what,
+                         got[j] < 0 ? got[j] : got[j], lay->n);
+            return -1;
+        }
+        lay->pmask[lay->npmask++] = (uint32_t)got[j];
+    }
+    PyMem_Free(got);
+    return (long long)at;
+}
+
+/* Bits 0..bits-1 appended to pword, zero; their offset, or -1. */
+static long long new_bits(Builder *bd, size_t bits)
+{
+    Layout *lay = bd->lay;
+    size_t words = (bits + 63) / 64;
+    if (RESERVE(bd, pword, words) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t at = lay->npword;
+    memset(lay->pword + at, 0, words * sizeof(uint64_t));
+    lay->npword += words;
+    return (long long)at;
+}
+
+static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids);
+
+static int push_id(int **ids, size_t *nids, size_t *capids, int id)
+{
+    if (reserve((void **)ids, capids, *nids, 1, sizeof(int)) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    (*ids)[(*nids)++] = id;
+    return 0;
+}
+
+/* ("relation", pairs, allowed): allowed[a] is the mask the second cell may hold
+ * while the first holds a (n + 1 entries, the first unused); one propagator per pair,
+ * all sharing the table and its reverse. */
+static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids,
+                         int own_frames)
+{
+    Layout *lay = bd->lay;
+    const int n = lay->n;
+    if (PyTuple_GET_SIZE(spec) != 3) {
+        PyErr_SetString(PyExc_ValueError, "a relation is (\"relation\", pairs, allowed)");
+        return -1;
+    }
+    Py_ssize_t count;
+    long long *allowed = read_numbers(PyTuple_GET_ITEM(spec, 2), &count, "a relation's table");
+    if (!allowed)
+        return -1;
+    const long long full = ((long long)1 << n) - 1;
+    int bad = count != n + 1;
+    for (Py_ssize_t j = 1; !bad && j <= n; j++)
+        bad = allowed[j] < 0 || (allowed[j] & ~full);
+    if (bad || RESERVE(bd, pmask, 2 * (size_t)n) < 0) {
+        PyMem_Free(allowed);
+        if (bad)
+            PyErr_Format(PyExc_ValueError, "a relation's table needs %d masks of values 1 to %d",
+                         n + 1, n);
+        else
+            PyErr_NoMemory();
+        return -1;
+    }
+    size_t table = lay->npmask;
+    uint32_t *fwd = lay->pmask + table, *back = fwd + n;
+    for (int a = 0; a < n; a++) {
+        fwd[a] = (uint32_t)allowed[a + 1];
+        back[a] = 0;
+    }
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (fwd[a] >> b & 1)
+                back[b] |= (uint32_t)1 << a;
+    lay->npmask += 2 * (size_t)n;
+    PyMem_Free(allowed);
+    PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
+    if (!pairs)
+        return -1;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(pairs); j++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(pairs, j);
+        if (PyObject_Length(pair) != 2) {
+            Py_DECREF(pairs);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a relation's pair is two cells");
+            return -1;
+        }
+        int id = new_prop(bd, K_RELATION);
+        if (id < 0 || push_id(ids, nids, capids, id) < 0) {
+            Py_DECREF(pairs);
+            return -1;
+        }
+        size_t idx;
+        if (read_prop_cells(bd, pair, &idx) < 0) {
+            Py_DECREF(pairs);
+            return -1;
+        }
+        Prop *p = lay->props + id;
+        p->nc = 2;
+        p->idx = idx;
+        p->a = table;
+        if (own_frames && j + 1 < PySequence_Fast_GET_SIZE(pairs))
+            break; /* the caller closes this frame and asks again for the rest */
+    }
+    Py_DECREF(pairs);
+    return 0;
+}
+
+static int check_size(int ok, const char *message)
+{
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, message);
+    return ok ? 0 : -1;
+}
+
+/* One primitive (not a relation) as a tuple (kind, ...); its id appended to ids. */
+static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids)
+{
+    Layout *lay = bd->lay;
+    const int n = lay->n;
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 2 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(spec, 0))) {
+        PyErr_SetString(PyExc_TypeError, "a primitive is a tuple (kind, ...)");
+        return -1;
+    }
+    PyObject *name = PyTuple_GET_ITEM(spec, 0);
+    const Py_ssize_t size = PyTuple_GET_SIZE(spec);
+#define IS(word) (PyUnicode_CompareWithASCIIString(name, word) == 0)
+    if (IS("relation"))
+        return read_relation(bd, spec, ids, nids, capids, 0);
+    int kind = IS("allowed")     ? K_ALLOWED
+               : IS("distinct")  ? K_DISTINCT
+               : IS("digitsets") ? K_DIGITSETS
+               : IS("table")     ? K_TABLE
+               : IS("sum")       ? K_SUM
+               : IS("automaton") ? K_AUTOMATON
+               : IS("count")     ? K_COUNT
+               : IS("choice")    ? K_CHOICE
+                                 : -1;
+#undef IS
+    static const Py_ssize_t sizes[] = {0, 3, 2, 3, 4, 4, 5, 4, 2};
+    if (kind < 0 || size != sizes[kind]) {
+        PyErr_Format(PyExc_ValueError, "unknown primitive, or %zd fields where it has others",
+                     size);
+        return -1;
+    }
+    int id = new_prop(bd, kind);
+    if (id < 0 || push_id(ids, nids, capids, id) < 0)
+        return -1;
+    if (kind == K_CHOICE) {
+        if (++bd->depth > MAX_NESTING) {
+            PyErr_Format(PyExc_ValueError, "choices nested deeper than %d", MAX_NESTING);
+            return -1;
+        }
+        if (bd->depth > bd->deepest)
+            bd->deepest = bd->depth;
+        PyObject *branches = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a choice's branches");
+        if (!branches)
+            return -1;
+        Py_ssize_t nb = PySequence_Fast_GET_SIZE(branches);
+        int *subs = NULL, *bounds = PyMem_Malloc((size_t)(nb + 1) * sizeof(int));
+        size_t nsubs = 0, capsubs = 0;
+        int failed = !bounds || nb > (1 << 20);
+        if (failed && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a choice has too many branches");
+        for (Py_ssize_t j = 0; !failed && j < nb; j++) {
+            bounds[j] = (int)nsubs;
+            PyObject *prims =
+                PySequence_Fast(PySequence_Fast_GET_ITEM(branches, j), "a branch's primitives");
+            if (!prims) {
+                failed = 1;
+                break;
+            }
+            for (Py_ssize_t k = 0; !failed && k < PySequence_Fast_GET_SIZE(prims); k++)
+                failed = read_prop(bd, PySequence_Fast_GET_ITEM(prims, k), &subs, &nsubs,
+                                   &capsubs) < 0;
+            Py_DECREF(prims);
+        }
+        Py_DECREF(branches);
+        if (!failed) {
+            bounds[nb] = (int)nsubs;
+            failed = RESERVE(bd, pint, (size_t)(nb + 1) + nsubs) < 0;
+            if (failed)
+                PyErr_NoMemory();
+        }
+        if (!failed) {
+            if (lay->npint + (size_t)(nb + 1) + nsubs > (size_t)INT_MAX) {
+                failed = 1;
+                PyErr_SetString(PyExc_ValueError, "the choices are too large");
+            }
+        }
+        if (!failed) {
+            Prop *p = lay->props + id;
+            p->a = lay->npint;
+            p->b = (size_t)nb;
+            size_t first = lay->npint + (size_t)nb + 1;
+            for (Py_ssize_t j = 0; j <= nb; j++)
+                lay->pint[lay->npint + j] = (int)(first + bounds[j]);
+            memcpy(lay->pint + first, subs, nsubs * sizeof(int));
+            lay->npint = first + nsubs;
+        }
+        PyMem_Free(bounds);
+        PyMem_Free(subs);
+        bd->depth--;
+        return failed ? -1 : 0;
+    }
+    size_t idx;
+    int nc = read_prop_cells(bd, PyTuple_GET_ITEM(spec, 1), &idx);
+    if (nc < 0)
+        return -1;
+    lay->props[id].nc = nc;
+    lay->props[id].idx = idx;
+    Py_ssize_t count;
+    switch (kind) {
+    case K_DISTINCT:
+        return 0;
+    case K_ALLOWED: {
+        long long at = read_masks(bd, PyTuple_GET_ITEM(spec, 2), &count, "allowed masks");
+        if (at < 0 || check_size(count == nc, "allowed: one mask per cell") < 0)
+            return -1;
+        lay->props[id].a = (size_t)at;
+        return 0;
+    }
+    case K_DIGITSETS: {
+        long long at = read_masks(bd, PyTuple_GET_ITEM(spec, 2), &count, "digit sets");
+        if (at < 0)
+            return -1;
+        lay->props[id].a = (size_t)at;
+        lay->props[id].b = (size_t)count;
+        return 0;
+    }
+    case K_TABLE: {
+        Py_buffer rows;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &rows, PyBUF_SIMPLE) < 0)
+            return -1;
+        long long ntup = PyLong_AsLongLong(PyTuple_GET_ITEM(spec, 3));
+        int bad = (ntup == -1 && PyErr_Occurred()) ||
+                  check_size(nc <= MAX_TABLE_CELLS && ntup >= 0 && ntup <= (1 << 26) &&
+                                 (long long)rows.len == ntup * nc,
+                             "a table: at most 64 cells, and its bytes are its tuples") < 0;
+        for (Py_ssize_t j = 0; !bad && j < rows.len; j++)
+            if (((const uint8_t *)rows.buf)[j] < 1 || ((const uint8_t *)rows.buf)[j] > n)
+                bad = check_size(0, "a table's value is out of range") < 0;
+        if (!bad && RESERVE(bd, ptup, (size_t)rows.len) < 0) {
+            bad = 1;
+            PyErr_NoMemory();
+        }
+        if (!bad) {
+            lay->props[id].a = lay->nptup;
+            lay->props[id].b = (size_t)ntup;
+            memcpy(lay->ptup + lay->nptup, rows.buf, (size_t)rows.len);
+            lay->nptup += (size_t)rows.len;
+        }
+        PyBuffer_Release(&rows);
+        return bad ? -1 : 0;
+    }
+    case K_SUM: {
+        Py_ssize_t nw, nt;
+        long long *w = read_numbers(PyTuple_GET_ITEM(spec, 2), &nw, "a sum's weights");
+        long long *t = w ? read_numbers(PyTuple_GET_ITEM(spec, 3), &nt, "a sum's targets") : NULL;
+        int bad = !t || check_size(nw == nc, "a sum: one weight per cell") < 0;
+        long long range = 0, least = 0;
+        for (Py_ssize_t j = 0; !bad && j < nw; j++) {
+            bad = check_size(w[j] >= -((long long)1 << 31) && w[j] <= (long long)1 << 31,
+                             "a sum's weight is beyond 2**31") < 0;
+            range += (w[j] < 0 ? -w[j] : w[j]) * (n - 1);
+            least += w[j] < 0 ? w[j] * n : w[j];
+        }
+        /* the targets sorted, without repeats (a small insertion sort: few targets) */
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t j = 0; !bad && j < nt; j++) {
+            Py_ssize_t at = kept;
+            while (at > 0 && t[at - 1] > t[j])
+                at--;
+            if (at > 0 && t[at - 1] == t[j])
+                continue;
+            if (nt > 4096) {
+                bad = check_size(0, "a sum has more than 4,096 targets") < 0;
+                break;
+            }
+            memmove(t + at + 1, t + at, (size_t)(kept - at) * sizeof(long long));
+            t[at] = t[j];
+            kept++;
+        }
+        if (!bad && RESERVE(bd, pnum, (size_t)(nw + kept)) < 0) {
+            bad = 1;
+            PyErr_NoMemory();
+        }
+        if (!bad) {
+            Prop *p = lay->props + id;
+            p->a = lay->npnum;
+            memcpy(lay->pnum + lay->npnum, w, (size_t)nw * sizeof(long long));
+            lay->npnum += (size_t)nw;
+            p->b = lay->npnum;
+            memcpy(lay->pnum + lay->npnum, t, (size_t)kept * sizeof(long long));
+            lay->npnum += (size_t)kept;
+            p->c = (size_t)kept;
+            if (range < 64LL * SUM_DP_WORDS) { /* exact, by the reachable partial sums */
+                long long goal = new_bits(bd, (size_t)range + 1);
+                if (goal < 0) {
+                    bad = 1;
+                } else {
+                    p = lay->props + id;
+                    p->d = (size_t)(range + 64) / 64;
+                    p->e = (size_t)goal;
+                    for (Py_ssize_t j = 0; j < kept; j++) {
+                        long long at = t[j] - least;
+                        if (at >= 0 && at <= range)
+                            lay->pword[goal + at / 64] |= (uint64_t)1 << (at % 64);
+                    }
+                    size_t need = ((size_t)nc + 3) * p->d;
+                    if (need > lay->word_scratch)
+                        lay->word_scratch = need;
+                }
+            }
+        }
+        PyMem_Free(w);
+        PyMem_Free(t);
+        return bad ? -1 : 0;
+    }
+    case K_AUTOMATON: {
+        long long states = PyLong_AsLongLong(PyTuple_GET_ITEM(spec, 3));
+        if (states == -1 && PyErr_Occurred())
+            return -1;
+        if (check_size(states >= 1 && states <= MAX_STATES, "an automaton has 1 to 2**20 states") < 0)
+            return -1;
+        size_t sw = (size_t)(states + 63) / 64;
+        if (check_size(((size_t)nc + 3) * sw <= MAX_LAYERS, "an automaton too large to walk") < 0)
+            return -1;
+        Py_buffer rows;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(spec, 2), &rows, PyBUF_SIMPLE) < 0)
+            return -1;
+        int bad = check_size((size_t)rows.len == (size_t)states * n * sizeof(int32_t),
+                             "an automaton's transitions are states * n int32") < 0;
+        if (!bad && RESERVE(bd, ptrans, (size_t)states * n) < 0) {
+            bad = 1;
+            PyErr_NoMemory();
+        }
+        if (!bad) {
+            int32_t *to = lay->ptrans + lay->nptrans;
+            memcpy(to, rows.buf, (size_t)rows.len); /* copied: the buffer need not be aligned */
+            for (size_t j = 0; !bad && j < (size_t)states * n; j++)
+                bad = check_size(to[j] >= -1 && to[j] < states,
+                                 "an automaton moves to a state it lacks") < 0;
+        }
+        PyBuffer_Release(&rows);
+        if (bad)
+            return -1;
+        Prop *p = lay->props + id;
+        p->a = lay->nptrans;
+        lay->nptrans += (size_t)states * n;
+        p->b = (size_t)states;
+        p->d = sw;
+        long long acc = new_bits(bd, (size_t)states);
+        long long *ends = acc < 0 ? NULL : read_numbers(PyTuple_GET_ITEM(spec, 4), &count, "accepting states");
+        if (!ends)
+            return -1;
+        for (Py_ssize_t j = 0; !bad && j < count; j++) {
+            if (ends[j] < 0 || ends[j] >= states)
+                bad = check_size(0, "an accepting state the automaton lacks") < 0;
+            else
+                lay->pword[acc + ends[j] / 64] |= (uint64_t)1 << (ends[j] % 64);
+        }
+        PyMem_Free(ends);
+        lay->props[id].c = (size_t)acc;
+        size_t need = ((size_t)nc + 3) * sw;
+        if (need > lay->word_scratch)
+            lay->word_scratch = need;
+        return bad ? -1 : 0;
+    }
+    case K_COUNT: {
+        long long mask = PyLong_AsLongLong(PyTuple_GET_ITEM(spec, 2));
+        if (mask == -1 && PyErr_Occurred())
+            return -1;
+        if (check_size(mask >= 0 && mask < ((long long)1 << n), "a count's values are a mask") < 0)
+            return -1;
+        long long at = new_bits(bd, (size_t)nc + 1);
+        long long *counts = at < 0 ? NULL : read_numbers(PyTuple_GET_ITEM(spec, 3), &count, "counts");
+        if (!counts)
+            return -1;
+        for (Py_ssize_t j = 0; j < count; j++)
+            if (counts[j] >= 0 && counts[j] <= nc) /* others can never be met */
+                lay->pword[at + counts[j] / 64] |= (uint64_t)1 << (counts[j] % 64);
+        PyMem_Free(counts);
+        lay->props[id].a = (size_t)mask;
+        lay->props[id].b = (size_t)at;
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* The frame built so far closed onto top-level propagator ``id``. */
+static int close_frame(Builder *bd, int id)
+{
+    Layout *lay = bd->lay;
+    if (RESERVE(bd, pint, (size_t)bd->nframe) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Prop *p = lay->props + id;
+    p->nframe = bd->nframe;
+    p->frame = lay->npint;
+    for (int k = 0; k < bd->nframe; k++) {
+        lay->pint[lay->npint++] = bd->frame[k];
+        bd->slot[bd->frame[k]] = -1;
+    }
+    size_t need = 2 * (size_t)bd->nframe * (size_t)(1 + bd->deepest);
+    if (need > lay->mask_scratch)
+        lay->mask_scratch = need;
+    bd->nframe = 0;
+    bd->deepest = bd->depth = 0;
+    return 0;
+}
+
+/*
+ * Read the propagators beyond the units: a sequence of primitives, each a tuple
+ * (kind, ...) as cpsudoku.engines.native writes them. Each top-level one gets a frame
+ * (its cells, once each), and each cell the list of those it wakes.
+ */
+static int read_props(Layout *lay, PyObject *props)
+{
+    Builder bd = {0};
+    bd.lay = lay;
+    int *top = NULL;
+    size_t ntop = 0, captop = 0;
+    int status = -1;
+    PyObject *seq = PySequence_Fast(props, "props must be a sequence of primitives");
+    if (!seq)
+        return -1;
+    bd.slot = PyMem_Malloc((size_t)lay->cells * sizeof(int));
+    bd.frame = PyMem_Malloc((size_t)lay->cells * sizeof(int));
+    if (!bd.slot || !bd.frame) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < lay->cells; i++)
+        bd.slot[i] = -1;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+        PyObject *spec = PySequence_Fast_GET_ITEM(seq, j);
+        size_t before = ntop;
+        if (PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 3 &&
+            PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) &&
+            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(spec, 0), "relation") == 0) {
+            /* a relation: each pair a propagator of its own, with a frame of its own */
+            PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
+            if (!pairs)
+                goto done;
+            int failed = 0;
+            for (Py_ssize_t k = 0; !failed && k < PySequence_Fast_GET_SIZE(pairs); k++) {
+                PyObject *one = Py_BuildValue("(O[O]O)", PyTuple_GET_ITEM(spec, 0),
+                                              PySequence_Fast_GET_ITEM(pairs, k),
+                                              PyTuple_GET_ITEM(spec, 2));
+                failed = !one || read_relation(&bd, one, &top, &ntop, &captop, 1) < 0 ||
+                         close_frame(&bd, top[ntop - 1]) < 0;
+                Py_XDECREF(one);
+            }
+            Py_DECREF(pairs);
+            if (failed)
+                goto done;
+            continue;
+        }
+        if (read_prop(&bd, spec, &top, &ntop, &captop) < 0 || close_frame(&bd, top[before]) < 0)
+            goto done;
+    }
+    if (ntop > (size_t)INT_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "too many primitives");
+        goto done;
+    }
+    /* each cell's top-level propagators */
+    lay->cell_start = PyMem_Calloc((size_t)lay->cells + 1, sizeof(int));
+    size_t links = 0;
+    for (size_t j = 0; j < ntop; j++)
+        links += (size_t)lay->props[top[j]].nframe;
+    lay->cell_props = PyMem_Malloc((links ? links : 1) * sizeof(int));
+    if (!lay->cell_start || !lay->cell_props) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t j = 0; j < ntop; j++) {
+        const Prop *p = lay->props + top[j];
+        for (int k = 0; k < p->nframe; k++)
+            lay->cell_start[lay->pint[p->frame + k] + 1]++;
+    }
+    for (int i = 0; i < lay->cells; i++)
+        lay->cell_start[i + 1] += lay->cell_start[i];
+    int *fill = bd.slot; /* reused: where each cell's list is filled up to */
+    for (int i = 0; i < lay->cells; i++)
+        fill[i] = lay->cell_start[i];
+    for (size_t j = 0; j < ntop; j++) {
+        const Prop *p = lay->props + top[j];
+        for (int k = 0; k < p->nframe; k++)
+            lay->cell_props[fill[lay->pint[p->frame + k]]++] = (int)j;
+    }
+    lay->top = top;
+    lay->ntop = (int)ntop;
+    top = NULL;
+    status = 0;
+done:
+    PyMem_Free(top);
+    PyMem_Free(bd.slot);
+    PyMem_Free(bd.frame);
+    Py_DECREF(seq);
+    return status;
+}
+
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "cages", NULL};
+    static char *kwlist[] = {"n", "units", "cages", "props", NULL};
     int n;
-    PyObject *units, *cages = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|O", kwlist, &n, &units, &cages))
+    PyObject *units, *cages = NULL, *props = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OO", kwlist, &n, &units, &cages, &props))
         return -1;
     if (n < 1 || n > MAX_DIGITS) {
         PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
@@ -515,6 +1218,10 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         layout_free(lay);
         return -1;
     }
+    if (props && props != Py_None && read_props(lay, props) < 0) {
+        layout_free(lay);
+        return -1;
+    }
     return 0;
 nomem:
     layout_free(lay);
@@ -522,17 +1229,26 @@ nomem:
     return -1;
 }
 
-/* Frames for one search: a state, a branch cell and a digit set per depth. */
+static void frames_free(Frame *f);
+
+/* Frames for one search: a state, a branch cell and a digit set per depth, and what
+ * the propagators beyond the units need. */
 static int frames_alloc(const LayoutObject *self, Frame *f)
 {
-    size_t depth = (size_t)self->lay.cells + 2;
+    const Layout *lay = &self->lay;
+    size_t depth = (size_t)lay->cells + 2;
+    memset(f, 0, sizeof(*f));
     f->states = PyMem_RawMalloc(depth * self->state_size);
     f->cells = PyMem_RawMalloc(depth * sizeof(int));
     f->todo = PyMem_RawMalloc(depth * sizeof(uint64_t));
-    if (!f->states || !f->cells || !f->todo) {
-        PyMem_RawFree(f->states);
-        PyMem_RawFree(f->cells);
-        PyMem_RawFree(f->todo);
+    f->snap = PyMem_RawMalloc((size_t)lay->n * lay->words * sizeof(uint64_t));
+    f->queue = PyMem_RawCalloc((size_t)lay->ntop / 64 + 1, sizeof(uint64_t));
+    f->masks = PyMem_RawMalloc((lay->mask_scratch + 1) * sizeof(uint32_t));
+    f->words = PyMem_RawMalloc((lay->word_scratch + 1) * sizeof(uint64_t));
+    f->weight = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
+    if (!f->states || !f->cells || !f->todo || !f->snap || !f->queue || !f->masks || !f->words ||
+        !f->weight) {
+        frames_free(f);
         return -1;
     }
     return 0;
@@ -543,6 +1259,12 @@ static void frames_free(Frame *f)
     PyMem_RawFree(f->states);
     PyMem_RawFree(f->cells);
     PyMem_RawFree(f->todo);
+    PyMem_RawFree(f->snap);
+    PyMem_RawFree(f->queue);
+    PyMem_RawFree(f->masks);
+    PyMem_RawFree(f->words);
+    PyMem_RawFree(f->weight);
+    memset(f, 0, sizeof(*f));
 }
 
 /* -1 (with an exception) unless every byte of a puzzle is a value 0..n. */
@@ -953,6 +1675,11 @@ PyMODINIT_FUNC PyInit__native(void)
     Py_INCREF(&LayoutType);
     if (PyModule_AddObject(m, "Layout", (PyObject *)&LayoutType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SIDE", MAX_DIGITS) < 0 ||
+        PyModule_AddIntConstant(m, "FULL_UNITS", 64 * UNIT_WORDS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_PROP_CELLS", MAX_PROP_CELLS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TABLE_CELLS", MAX_TABLE_CELLS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_STATES", MAX_STATES) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_LAYERS", MAX_LAYERS) < 0 ||
         PyModule_AddIntConstant(m, "DONE", ST_DONE) < 0 ||
         PyModule_AddIntConstant(m, "LIMIT", ST_LIMIT) < 0 ||
         PyModule_AddIntConstant(m, "TIMEOUT", ST_TIMEOUT) < 0 ||

@@ -7,11 +7,14 @@ locked candidates, naked and hidden sets on every box-line intersection (triads)
 branching on the two-candidate cell that sees the most open cells. docs/design.md
 gives each technique's measured effect.
 
-It takes every rule set made of no-repeat units (boxes of any shape, jigsaw
+It takes every rule, up to 32x32: no-repeat units (boxes of any shape, jigsaw
 regions, extra regions of any size), killer cages (the digit sets that make each sum
-narrow its cells), anti-knight and anti-king rules (pairs of cells as units), and
-allowed values (even, odd, given candidates: masks the search starts from) up to
-32x32, and refuses any other constraint by name.
+narrow its cells) and relations that only say "differ" (anti-knight, anti-king: pairs
+of cells as units) go in as units; allowed values (even, odd, given candidates) are
+masks the search starts from; every other primitive (relations with any table,
+tables, sums, automata, counts, choices) is a propagator in C, woken when one of its
+cells loses a candidate. Only a primitive past the layout's size limits is refused
+(:func:`beyond`), by name.
 :func:`solve_block` is the bulk entry point that ``cpsudoku batch`` and
 :func:`cpsudoku.solve_many` use: one C call over a whole block of puzzles, without the
 GIL.
@@ -35,7 +38,19 @@ from typing import TYPE_CHECKING, ClassVar
 import cpsudoku.engines._native as _native
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.implied import implied_cages
-from cpsudoku.model.primitives import Allowed, DigitSets, Distinct, Primitive, Relation
+from cpsudoku.model.primitives import (
+    PRIMITIVES,
+    Allowed,
+    Automaton,
+    Choice,
+    Count,
+    DigitSets,
+    Distinct,
+    Primitive,
+    Relation,
+    Sum,
+    Table,
+)
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -44,6 +59,13 @@ if TYPE_CHECKING:
 
 #: The largest side the compiled engine takes (32x32: 1,024 cells).
 MAX_SIDE: int = _native.MAX_SIDE
+#: Units of n cells a layout holds (more become propagators).
+FULL_UNITS: int = _native.FULL_UNITS
+#: The layout's limits on a primitive (past them the engine refuses the rule by name).
+MAX_PROP_CELLS: int = _native.MAX_PROP_CELLS
+MAX_TABLE_CELLS: int = _native.MAX_TABLE_CELLS
+MAX_STATES: int = _native.MAX_STATES
+MAX_LAYERS: int = _native.MAX_LAYERS
 
 # What a search ended with (see _native.c).
 DONE: int = _native.DONE
@@ -59,22 +81,135 @@ ENDS = 5
 def layout(rules: Rules) -> _native.Layout:
     """The compiled layout of ``rules``, built once per rule set.
 
-    Its units as bit masks. The primitives it takes are units too: different digits
-    (:class:`Distinct`), digit sets (:class:`DigitSets`: a unit carrying its sets as
-    masks; the cages the rule of 45 implies, :func:`implied_cages`, as well), and the
-    pairs of a relation that only says "differ", each a unit of two cells.
+    Its units as bit masks. The primitives that are units go in as units: different
+    digits (:class:`Distinct`), digit sets (:class:`DigitSets`: a unit carrying its
+    sets as masks; the cages the rule of 45 implies, :func:`implied_cages`, as well),
+    and the pairs of a relation that only says "differ", each a unit of two cells.
+    Every other primitive is a propagator of its own (:func:`spec`), woken when one of
+    its cells loses a candidate; allowed values are the masks a search starts from
+    (:func:`allowed_masks`).
     """
     if not rules.constraints:  # regions alone: a jigsaw dataset builds one per puzzle
         return _native.Layout(rules.n, rules.unit_cells)
     n = rules.n
-    prims = rules.primitives
-    sets = [p for p in prims if isinstance(p, DigitSets)]
+    units: list[tuple[int, ...]] = list(rules.unit_cells)
+    full = sum(len(u) == n for u in units)
+    cages: list[DigitSets] = []
+    props: list[tuple[object, ...]] = []
+    pairs: list[tuple[int, int]] = []
+    relations: list[Relation] = []
+    for p in rules.primitives:
+        if isinstance(p, Allowed):
+            continue  # the masks a search starts from
+        if isinstance(p, Relation) and p.differ:
+            pairs.extend(p.pairs)
+        elif isinstance(p, Relation):
+            relations.append(p)
+        elif isinstance(p, (Distinct, DigitSets)) and _unit_fits(p.cells, n, full, len(cages)):
+            full += len(p.cells) == n
+            if isinstance(p, DigitSets):
+                cages.append(p)
+            else:
+                units.append(p.cells)
+        else:
+            props.append(spec(p))
     implied = [p for c in implied_cages(rules) for p in c.compile(n) if isinstance(p, DigitSets)]
-    sets += implied[: rules.cells - len(sets)]  # the layout holds that many
-    distinct = [p.cells for p in prims if isinstance(p, Distinct)]
-    pairs = [pair for p in prims if isinstance(p, Relation) and p.differ for pair in p.pairs]
-    units = [*rules.unit_cells, *(p.cells for p in sets), *distinct, *pairs]
-    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in sets])
+    for p in implied:
+        if _unit_fits(p.cells, n, full, len(cages)):
+            full += len(p.cells) == n
+            cages.append(p)
+    units += [p.cells for p in cages]
+    units += pairs
+    if relations:
+        props += _relations(relations, units, n)
+    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in cages], props)
+
+
+def _relations(
+    relations: list[Relation], units: list[tuple[int, ...]], n: int
+) -> list[tuple[object, ...]]:
+    """Relations as the layout reads them: pairs in a unit get the table less equals.
+
+    Two cells that share a unit must differ anyway, and arc consistency on the joint
+    table takes out more than on the relation's own: next to {2, 3}, a 2 or a 3 has no
+    non-consecutive partner that differs from it.
+    """
+    peers: dict[int, set[int]] = {}
+    for unit in units:
+        for i in unit:
+            peers.setdefault(i, set()).update(unit)
+    out: list[tuple[object, ...]] = []
+    for r in relations:
+        shared = [(i, j) for i, j in r.pairs if i != j and j in peers.get(i, ())]
+        apart = [(i, j) for i, j in r.pairs if not (i != j and j in peers.get(i, ()))]
+        if shared:
+            differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
+            out.append(("relation", shared, differ))
+        if apart:
+            out.append(("relation", apart, r.allowed))
+    return out
+
+
+def _unit_fits(cells: tuple[int, ...], n: int, full: int, cages: int) -> bool:
+    """True when a unit (or cage) of ``cells`` fits the layout's unit arrays.
+
+    A layout holds :data:`FULL_UNITS` units of n cells and as many cages as cells;
+    beyond that (and for cells listed twice) the primitive is a propagator instead.
+    """
+    if len(set(cells)) != len(cells) or not 0 < len(cells) <= n:
+        return False
+    return (len(cells) < n or full < FULL_UNITS) and cages < n * n
+
+
+def spec(p: Primitive) -> tuple[object, ...]:
+    """A primitive as the compiled layout reads it: a tuple ``(kind, ...)``.
+
+    ``("relation", pairs, allowed)``, ``("allowed", cells, masks)``, ``("distinct",
+    cells)``, ``("digitsets", cells, sets)``, ``("table", cells, tuples as bytes,
+    count)``, ``("sum", cells, weights, targets)``, ``("automaton", cells, transitions
+    as int32 bytes, states, accepting)``, ``("count", cells, values, counts)``,
+    ``("choice", [[branch primitives], ...])``. The C side checks every field.
+    """
+    if isinstance(p, Relation):
+        return ("relation", p.pairs, p.allowed)
+    if isinstance(p, Allowed):
+        return ("allowed", p.cells, p.masks)
+    if isinstance(p, Distinct):
+        return ("distinct", p.cells)
+    if isinstance(p, DigitSets):
+        return ("digitsets", p.cells, p.sets)
+    if isinstance(p, Table):
+        flat = bytes(v for row in p.tuples for v in row)
+        return ("table", p.cells, flat, len(p.tuples))
+    if isinstance(p, Sum):
+        return ("sum", p.cells, [w for _, w in p.terms], p.targets)
+    if isinstance(p, Automaton):
+        moves = array("i", [t for row in p.transitions for t in row]).tobytes()
+        return ("automaton", p.cells, moves, len(p.transitions), sorted(p.accepting))
+    if isinstance(p, Count):
+        return ("count", p.cells, p.values, sorted(p.counts))
+    if isinstance(p, Choice):
+        return ("choice", [[spec(q) for q in branch] for branch in p.branches])
+    raise TypeError(f"no compiled form for {type(p).__name__}")
+
+
+def beyond(p: Primitive) -> str | None:
+    """Why the compiled layout cannot hold ``p`` (a size past its limits), or None."""
+    if isinstance(p, Choice):
+        return next((why for b in p.branches for q in b if (why := beyond(q))), None)
+    if len(p.cells) > MAX_PROP_CELLS:
+        return f"a primitive over more than {MAX_PROP_CELLS} cells"
+    if isinstance(p, Table) and (len(p.cells) > MAX_TABLE_CELLS or len(p.tuples) > 1 << 26):
+        return f"a table over more than {MAX_TABLE_CELLS} cells"
+    if isinstance(p, Sum) and (
+        len(set(p.targets)) > 4096 or any(abs(w) > 1 << 31 for _, w in p.terms)
+    ):
+        return "a sum with more than 4,096 targets or a weight beyond 2**31"
+    if isinstance(p, Automaton):
+        states = len(p.transitions)
+        if states > MAX_STATES or (len(p.cells) + 3) * -(-states // 64) > MAX_LAYERS:
+            return "an automaton too large to walk"
+    return None
 
 
 @lru_cache(maxsize=64)
@@ -105,23 +240,27 @@ class NativeBackend(Backend):
     """The compiled engine (``native``)."""
 
     name = "native"
-    primitive_kinds: ClassVar[frozenset[type[Primitive]]] = frozenset(
-        {DigitSets, Distinct, Allowed, Relation}
-    )
+    primitive_kinds: ClassVar[frozenset[type[Primitive]]] = frozenset(PRIMITIVES)
 
     @classmethod
     def takes(cls, primitive: Primitive) -> bool:
-        """Digit sets, different digits, allowed values, and relations that say "differ"."""
-        if isinstance(primitive, Relation):
-            return primitive.differ
-        return super().takes(primitive)
+        """Every primitive, within the layout's size limits (:func:`beyond`)."""
+        return super().takes(primitive) and beyond(primitive) is None
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:
-        """Why the engine cannot take ``rules``: other constraints, or a side above 32."""
+        """Why the engine cannot take ``rules``, or None.
+
+        A side above 32, or a rule whose primitives pass the layout's limits (named,
+        with the limit: an arrow whose circle reads as a number of 11 digits).
+        """
         if rules.n > MAX_SIDE:
             return f"engine 'native' takes grids up to {MAX_SIDE}x{MAX_SIDE}, not {rules}"
-        return super().refusal(rules)
+        why = super().refusal(rules)
+        if why is None:
+            return None
+        limit = next((b for _, prims in rules.compiled for p in prims if (b := beyond(p))), None)
+        return f"{why} ({limit})" if limit else why
 
     #: Search nodes a puzzle may take before the search stops as if timed out (0: no
     #: cap). A batch sets it on an engine of its own to hand hard puzzles to ``sat``.

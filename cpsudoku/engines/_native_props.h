@@ -1,0 +1,571 @@
+/*
+ * The compiled engine's propagators for every primitive beyond the units: included
+ * once by _native.c, after the Layout type.
+ *
+ * A propagator works on a frame: the candidate masks of a few cells (bit d for digit
+ * d + 1; a cell with one bit is decided, placed or not), gathered from the search's
+ * state by the caller and written back by it (_native_core.h). Each kernel narrows
+ * the masks in place and returns -1 on a contradiction (it never leaves a mask
+ * empty without saying so), 1 when it removed something, else 0. A kernel is sound
+ * (it never removes a value some solution of its primitive keeps there) and exact on
+ * decided cells (all of its cells decided: it fails unless the primitive holds), so
+ * a complete grid the search reaches keeps every rule.
+ *
+ * What each kernel does, per primitive (docs/design.md, "Compiled engine"):
+ *   relation  arc consistency on one pair, both ways, from the table of allowed
+ *             values per value (and its reverse);
+ *   allowed   the cell keeps its mask;
+ *   distinct  decided values leave the other cells (inside a choice only: at the top
+ *             level these are units);
+ *   digitsets the cages' reasoning (inside a choice only: at the top level, cages);
+ *   table     support filtering: each cell keeps the values of a tuple that fits;
+ *   sum       exact support by a walk over the reachable partial sums (a bit set per
+ *             layer) where the range is small, else bounds to a fixpoint;
+ *   automaton reachable states forward, co-reachable backward, layer by layer; a
+ *             cell keeps the values on an accepted path;
+ *   count     cells that must and may hold a value of the set; a count pinned at
+ *             either end decides the rest;
+ *   choice    each branch narrowed to its own fixpoint on a copy; each cell keeps the
+ *             union of what the live branches leave (none live: a contradiction).
+ *
+ * Nothing here reads outside the layout's pools: every offset and size was checked
+ * when the layout was read (read_props in _native.c).
+ */
+
+/* The most words of a sum's reachable-sums bit set (4,096 partial sums): a wider
+ * range is reasoned about by bounds alone. */
+#define SUM_DP_WORDS 64
+
+typedef struct {
+    uint32_t *masks;  /* mask scratch: choices take two frames per level */
+    size_t top;       /* masks in use */
+    uint64_t *words;  /* the sums' and automata's layers */
+} Scratch;
+
+static int run_prop(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scratch *sc);
+
+static inline int one_value(uint32_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+/* dst |= src << s, over w words (bits past the top are dropped). */
+static inline void shl_or(uint64_t *dst, const uint64_t *src, size_t s, int w)
+{
+    const int q = (int)(s >> 6), r = (int)(s & 63);
+    for (int i = w - 1; i >= q; i--) {
+        uint64_t v = src[i - q] << r;
+        if (r && i - q - 1 >= 0)
+            v |= src[i - q - 1] >> (64 - r);
+        dst[i] |= v;
+    }
+}
+
+/* acc |= (src >> s) & keep, over w words; nonzero when some bit came through. */
+static inline int shr_and_or(uint64_t *acc, const uint64_t *src, const uint64_t *keep, size_t s,
+                             int w)
+{
+    const int q = (int)(s >> 6), r = (int)(s & 63);
+    uint64_t any = 0;
+    for (int i = 0; i + q < w; i++) {
+        uint64_t v = src[i + q] >> r;
+        if (r && i + q + 1 < w)
+            v |= src[i + q + 1] << (64 - r);
+        v &= keep[i];
+        acc[i] |= v;
+        any |= v;
+    }
+    return any != 0;
+}
+
+static int k_relation(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const uint32_t *fwd = lay->pmask + p->a, *back = fwd + lay->n;
+    const uint32_t x = m[ix[0]], y = m[ix[1]];
+    uint32_t sup = 0;
+    for (uint32_t t = x; t; t &= t - 1)
+        sup |= fwd[__builtin_ctz(t)];
+    if (!(y & sup))
+        return -1;
+    m[ix[1]] = y & sup;
+    const uint32_t x2 = m[ix[0]]; /* the same cell twice: already narrowed */
+    sup = 0;
+    for (uint32_t t = m[ix[1]]; t; t &= t - 1)
+        sup |= back[__builtin_ctz(t)];
+    if (!(x2 & sup))
+        return -1;
+    m[ix[0]] = x2 & sup;
+    return m[ix[0]] != x || m[ix[1]] != y;
+}
+
+static int k_allowed(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const uint32_t *masks = lay->pmask + p->a;
+    int changed = 0;
+    for (int k = 0; k < p->nc; k++) {
+        uint32_t v = m[ix[k]];
+        if (v & ~masks[k]) {
+            v &= masks[k];
+            if (!v)
+                return -1;
+            m[ix[k]] = v;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+static int k_distinct(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    int changed = 0;
+    for (;;) {
+        uint32_t have = 0;
+        for (int k = 0; k < p->nc; k++) {
+            uint32_t v = m[ix[k]];
+            if (one_value(v)) {
+                if (have & v)
+                    return -1;
+                have |= v;
+            }
+        }
+        int step = 0;
+        for (int k = 0; k < p->nc; k++) {
+            uint32_t v = m[ix[k]];
+            if (!one_value(v) && (v & have)) {
+                v &= ~have;
+                if (!v)
+                    return -1;
+                m[ix[k]] = v;
+                step = 1;
+            }
+        }
+        if (!step)
+            return changed;
+        changed = 1;
+    }
+}
+
+static int k_digitsets(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const uint32_t *sets = lay->pmask + p->a;
+    uint32_t have = 0, reach = 0;
+    uint64_t open = 0; /* the cells undecided on entry (the first 64) */
+    for (int k = 0; k < p->nc; k++) {
+        uint32_t v = m[ix[k]];
+        if (one_value(v)) {
+            if (have & v)
+                return -1;
+            have |= v;
+        } else {
+            reach |= v;
+            if (k < 64)
+                open |= (uint64_t)1 << k;
+        }
+    }
+    uint32_t allowed = 0, needed = ~(uint32_t)0;
+    int found = 0;
+    for (size_t j = 0; j < p->b; j++) {
+        uint32_t set = sets[j], missing = set & ~have;
+        if ((set & have) != have || (missing & ~reach))
+            continue;
+        int fits = 1;
+        for (int k = 0; fits && k < p->nc; k++) {
+            uint32_t v = m[ix[k]];
+            if (!one_value(v) && !(v & missing))
+                fits = 0;
+        }
+        if (!fits)
+            continue;
+        allowed |= set;
+        needed &= missing;
+        found = 1;
+    }
+    if (!found)
+        return -1;
+    int changed = 0;
+    const uint32_t keep = allowed & ~have;
+    for (int k = 0; k < p->nc; k++) {
+        uint32_t v = m[ix[k]];
+        if (!one_value(v) && (v & ~keep)) {
+            v &= keep;
+            if (!v)
+                return -1;
+            m[ix[k]] = v;
+            changed = 1;
+        }
+    }
+    if (p->nc > 64)
+        return changed; /* hidden singles for the first 64 cells only: not worth more */
+    for (uint32_t need = needed; need; need &= need - 1) {
+        const uint32_t b = need & -need;
+        int takers = 0, at = -1;
+        for (uint64_t o = open; o; o &= o - 1) {
+            const int k = __builtin_ctzll(o);
+            if (m[ix[k]] & b) {
+                takers++;
+                at = k;
+            }
+        }
+        if (!takers)
+            return -1;
+        if (takers == 1 && m[ix[at]] != b) {
+            m[ix[at]] = b;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+static int k_table(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const int K = p->nc;
+    const uint8_t *rows = lay->ptup + p->a;
+    uint32_t cur[MAX_TABLE_CELLS], seen[MAX_TABLE_CELLS];
+    if (!p->b)
+        return -1; /* no tuple at all */
+    for (int k = 0; k < K; k++) {
+        cur[k] = m[ix[k]];
+        seen[k] = 0;
+    }
+    for (size_t t = 0; t < p->b; t++) {
+        const uint8_t *row = rows + t * (size_t)K;
+        int k = 0;
+        while (k < K && (cur[k] >> (row[k] - 1) & 1))
+            k++;
+        if (k < K)
+            continue;
+        for (k = 0; k < K; k++)
+            seen[k] |= (uint32_t)1 << (row[k] - 1);
+        if ((t & 255) == 255) { /* every value already has a tuple: nothing to remove */
+            int all = 1;
+            for (k = 0; all && k < K; k++)
+                all = seen[k] == cur[k];
+            if (all)
+                return 0;
+        }
+    }
+    int changed = 0;
+    for (int k = 0; k < K; k++) {
+        uint32_t v = m[ix[k]] & seen[k];
+        if (!v)
+            return -1;
+        if (v != m[ix[k]]) {
+            m[ix[k]] = v;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* The least and greatest of w * v over the values v of mask v. */
+static inline void span(long long w, uint32_t v, long long *lo, long long *hi)
+{
+    long long small = __builtin_ctz(v) + 1, large = 32 - __builtin_clz(v);
+    if (w >= 0) {
+        *lo = w * small;
+        *hi = w * large;
+    } else {
+        *lo = w * large;
+        *hi = w * small;
+    }
+}
+
+/* A sum by bounds, to a fixpoint: each cell keeps the values that the others' least
+ * and greatest sums leave some target within reach of. */
+static int sum_bounds(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const long long *w = lay->pnum + p->a, *targets = lay->pnum + p->b;
+    const size_t nt = p->c;
+    int changed = 0;
+    for (;;) {
+        long long low = 0, high = 0;
+        for (int k = 0; k < p->nc; k++) {
+            long long lo, hi;
+            span(w[k], m[ix[k]], &lo, &hi);
+            low += lo;
+            high += hi;
+        }
+        /* the smallest target at least low, and the largest at most high */
+        size_t a = 0;
+        while (a < nt && targets[a] < low)
+            a++;
+        if (a == nt || targets[a] > high)
+            return -1;
+        size_t b = nt - 1;
+        while (targets[b] > high)
+            b--;
+        const long long t_low = targets[a], t_high = targets[b];
+        int step = 0;
+        for (int k = 0; k < p->nc; k++) {
+            uint32_t v = m[ix[k]], keep = 0;
+            long long lo, hi;
+            span(w[k], v, &lo, &hi);
+            const long long rest_low = low - lo, rest_high = high - hi;
+            for (uint32_t t = v; t; t &= t - 1) {
+                long long part = w[k] * (__builtin_ctz(t) + 1);
+                if (rest_low + part <= t_high && rest_high + part >= t_low)
+                    keep |= t & -t;
+            }
+            if (!keep)
+                return -1;
+            if (keep != v) {
+                m[ix[k]] = keep;
+                step = 1;
+            }
+        }
+        if (!step)
+            return changed;
+        changed = 1;
+    }
+}
+
+/*
+ * A sum by its reachable partial sums: layer k holds the sums (less the least each
+ * term can add) the first k cells can make, forward; backward, those from which a
+ * target stays reachable; a value stays where it links the two. Exact for the sum
+ * alone (digits may repeat).
+ */
+static int sum_exact(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
+{
+    const int *ix = lay->pint + p->idx;
+    const long long *w = lay->pnum + p->a;
+    const int K = p->nc, W_ = (int)p->d, n = lay->n;
+    const uint64_t *goal = lay->pword + p->e;
+    uint64_t *F = sc->words, *B = F + (size_t)(K + 1) * W_, *B2 = B + W_;
+    memset(F, 0, (size_t)(K + 1) * W_ * sizeof(uint64_t));
+    F[0] = 1;
+    for (int k = 0; k < K; k++) {
+        const long long least = w[k] < 0 ? w[k] * n : w[k];
+        uint64_t *next = F + (size_t)(k + 1) * W_, any = 0;
+        for (uint32_t t = m[ix[k]]; t; t &= t - 1)
+            shl_or(next, F + (size_t)k * W_, (size_t)(w[k] * (__builtin_ctz(t) + 1) - least), W_);
+        for (int i = 0; i < W_; i++)
+            any |= next[i];
+        if (!any)
+            return -1;
+    }
+    uint64_t any = 0;
+    for (int i = 0; i < W_; i++) {
+        B[i] = F[(size_t)K * W_ + i] & goal[i];
+        any |= B[i];
+    }
+    if (!any)
+        return -1;
+    int changed = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        const long long least = w[k] < 0 ? w[k] * n : w[k];
+        const uint64_t *here = F + (size_t)k * W_;
+        memset(B2, 0, (size_t)W_ * sizeof(uint64_t));
+        const uint32_t v = m[ix[k]];
+        uint32_t keep = 0;
+        for (uint32_t t = v; t; t &= t - 1)
+            if (shr_and_or(B2, B, here, (size_t)(w[k] * (__builtin_ctz(t) + 1) - least), W_))
+                keep |= t & -t;
+        if (!keep)
+            return -1;
+        if (keep != v) {
+            m[ix[k]] &= keep; /* a cell listed twice keeps what both places allow */
+            if (!m[ix[k]])
+                return -1;
+            changed = 1;
+        }
+        uint64_t *swap = B;
+        B = B2;
+        B2 = swap;
+    }
+    return changed;
+}
+
+static int k_automaton(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
+{
+    const int *ix = lay->pint + p->idx;
+    const int K = p->nc, n = lay->n, sw = (int)p->d;
+    const int32_t *trans = lay->ptrans + p->a;
+    const uint64_t *accept = lay->pword + p->c;
+    uint64_t *F = sc->words, *B = F + (size_t)(K + 1) * sw, *B2 = B + sw;
+    memset(F, 0, (size_t)(K + 1) * sw * sizeof(uint64_t));
+    F[0] = 1; /* the start, state 0 */
+    for (int k = 0; k < K; k++) {
+        const uint64_t *here = F + (size_t)k * sw;
+        uint64_t *next = F + (size_t)(k + 1) * sw, any = 0;
+        const uint32_t v = m[ix[k]];
+        for (int i = 0; i < sw; i++)
+            for (uint64_t q = here[i]; q; q &= q - 1) {
+                const int32_t *row = trans + (size_t)(i * 64 + __builtin_ctzll(q)) * n;
+                for (uint32_t t = v; t; t &= t - 1) {
+                    int32_t to = row[__builtin_ctz(t)];
+                    if (to >= 0) {
+                        next[to >> 6] |= (uint64_t)1 << (to & 63);
+                        any = 1;
+                    }
+                }
+            }
+        if (!any)
+            return -1;
+    }
+    uint64_t any = 0;
+    for (int i = 0; i < sw; i++) {
+        B[i] = F[(size_t)K * sw + i] & accept[i];
+        any |= B[i];
+    }
+    if (!any)
+        return -1;
+    int changed = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        const uint64_t *here = F + (size_t)k * sw;
+        memset(B2, 0, (size_t)sw * sizeof(uint64_t));
+        const uint32_t v = m[ix[k]];
+        uint32_t keep = 0;
+        for (int i = 0; i < sw; i++)
+            for (uint64_t q = here[i]; q; q &= q - 1) {
+                const int32_t *row = trans + (size_t)(i * 64 + __builtin_ctzll(q)) * n;
+                uint32_t mine = 0;
+                for (uint32_t t = v; t; t &= t - 1) {
+                    int32_t to = row[__builtin_ctz(t)];
+                    if (to >= 0 && (B[to >> 6] >> (to & 63) & 1))
+                        mine |= t & -t;
+                }
+                if (mine) {
+                    keep |= mine;
+                    B2[i] |= q & -q;
+                }
+            }
+        if (!keep)
+            return -1;
+        if (keep != v) {
+            m[ix[k]] &= keep;
+            if (!m[ix[k]])
+                return -1;
+            changed = 1;
+        }
+        uint64_t *swap = B;
+        B = B2;
+        B2 = swap;
+    }
+    return changed;
+}
+
+static int k_count(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    const int *ix = lay->pint + p->idx;
+    const uint32_t inside = (uint32_t)p->a;
+    const uint64_t *counts = lay->pword + p->b;
+    int must = 0, maybe = 0;
+    for (int k = 0; k < p->nc; k++) {
+        uint32_t v = m[ix[k]];
+        if (!(v & ~inside))
+            must++;
+        else if (v & inside)
+            maybe++;
+    }
+    int lo = -1, hi = -1;
+    for (int c = must; c <= must + maybe; c++)
+        if (counts[c >> 6] >> (c & 63) & 1) {
+            if (lo < 0)
+                lo = c;
+            hi = c;
+        }
+    if (lo < 0)
+        return -1;
+    if (!maybe)
+        return 0;
+    uint32_t keep;
+    if (hi == must)
+        keep = ~inside; /* no more: the maybes hold other values */
+    else if (lo == must + maybe)
+        keep = inside; /* every maybe is needed */
+    else
+        return 0;
+    int changed = 0;
+    for (int k = 0; k < p->nc; k++) {
+        uint32_t v = m[ix[k]];
+        if ((v & ~inside) && (v & inside)) {
+            m[ix[k]] = v & keep;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* A branch of a choice to its fixpoint on the masks m; -1 when it fails. */
+static int run_branch(const Layout *lay, const int *subs, int count, uint32_t *m, int nf,
+                      Scratch *sc)
+{
+    for (;;) {
+        int changed = 0;
+        for (int j = 0; j < count; j++) {
+            int step = run_prop(lay, lay->props + subs[j], m, nf, sc);
+            if (step < 0)
+                return -1;
+            changed |= step;
+        }
+        if (!changed)
+            return 0;
+    }
+}
+
+static int k_choice(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scratch *sc)
+{
+    const int *bounds = lay->pint + p->a; /* branch j: subs at pint[bounds[j] .. bounds[j+1]) */
+    uint32_t *trial = sc->masks + sc->top, *uni = trial + nf;
+    sc->top += 2 * (size_t)nf;
+    memset(uni, 0, (size_t)nf * sizeof(uint32_t));
+    int alive = 0;
+    for (size_t j = 0; j < p->b; j++) {
+        memcpy(trial, m, (size_t)nf * sizeof(uint32_t));
+        if (run_branch(lay, lay->pint + bounds[j], bounds[j + 1] - bounds[j], trial, nf, sc) < 0)
+            continue;
+        alive = 1;
+        int covered = 1;
+        for (int k = 0; k < nf; k++) {
+            uni[k] |= trial[k];
+            covered &= (m[k] & ~uni[k]) == 0;
+        }
+        if (covered) /* the union already holds everything: nothing can go */
+            break;
+    }
+    sc->top -= 2 * (size_t)nf;
+    if (!alive)
+        return -1;
+    int changed = 0;
+    for (int k = 0; k < nf; k++) {
+        if (m[k] & ~uni[k]) {
+            m[k] &= uni[k];
+            if (!m[k])
+                return -1;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+static int run_prop(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scratch *sc)
+{
+    switch (p->kind) {
+    case K_RELATION:
+        return k_relation(lay, p, m);
+    case K_ALLOWED:
+        return k_allowed(lay, p, m);
+    case K_DISTINCT:
+        return k_distinct(lay, p, m);
+    case K_DIGITSETS:
+        return k_digitsets(lay, p, m);
+    case K_TABLE:
+        return k_table(lay, p, m);
+    case K_SUM:
+        return p->d ? sum_exact(lay, p, m, sc) : sum_bounds(lay, p, m);
+    case K_AUTOMATON:
+        return k_automaton(lay, p, m, sc);
+    case K_COUNT:
+        return k_count(lay, p, m);
+    case K_CHOICE:
+        return k_choice(lay, p, m, nf, sc);
+    }
+    return 0;
+}
