@@ -28,6 +28,7 @@ from cpsudoku.cli.common import (
 from cpsudoku.evidence.provenance import now
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Status
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     from cpsudoku.datasets.options import SolveOptions
@@ -262,9 +263,11 @@ def _run_batch(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
         if summary.zeros and args.symbols is None:
+            zeros = count_of(summary.zeros, "16x16 record", "16x16 records")
+            writes = "writes" if summary.zeros == 1 else "write"
             print(
-                f"cpsudoku batch: warning: {summary.zeros:,} 16x16 records write 0 and no other "
-                "empty cell, and 0 was read as empty; if their digits are 0-F, run again with "
+                f"cpsudoku batch: warning: {zeros} {writes} 0 and no other empty cell, and "
+                "0 was read as empty; if the digits are 0-F, run again with "
                 "--symbols 0123456789ABCDEF",
                 file=sys.stderr,
             )

@@ -44,6 +44,7 @@ from cpsudoku.model.constraints import (
 )
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules, anti_diagonal, diagonal, disjoint_groups, windows
+from cpsudoku.model.words import count_of
 
 Grid = tuple[int, ...]
 
@@ -106,7 +107,7 @@ def generate_variant(
             return GeneratedPuzzle(
                 Puzzle(rules, tuple(cells)), Puzzle(rules, solution), None, attempt, checks
             )
-    raise GenerationError(f"no {family} puzzle in {max_attempts} attempts")
+    raise GenerationError(f"no {family} puzzle in {count_of(max_attempts, 'attempt')}")
 
 
 def remove_clues(
