@@ -15,7 +15,9 @@ ROOT = Path(__file__).parents[1]
 def test_every_file_a_readme_command_names_is_shipped() -> None:
     """A `cpsudoku ... path` line of README names a file of the clone (not an invented one)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"(?:examples|benchmarks/data)/[\w./-]+\.(?:jsonl|json|txt|csv)\b", text))
+    named = set(
+        re.findall(r"(?:examples|benchmarks/data)/[\w./-]+\.(?:jsonl|json|txt|csv)\b", text)
+    )
     assert "examples/killer.json" in named
     missing = sorted(p for p in named if not (ROOT / p).is_file())
     assert not missing
@@ -26,3 +28,33 @@ def test_the_killer_example_is_unique(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "30 cages" in out
     assert "unique: the only solution" in out
+
+
+def _setup_batch_command() -> list[str]:
+    """The batch command of README's set-up command 1 (after the install)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(s for s in text.splitlines() if s.startswith("python3 -m venv .venv"))
+    return line.split(" && ")[-1].split()
+
+
+def test_the_set_up_command_runs_again_in_the_same_clone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Command 1 twice: the second run writes over solved.csv (batch refuses without --force)."""
+    command = _setup_batch_command()
+    assert command[:2] == ["cpsudoku", "batch"]
+    assert "--force" in command
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert " ".join(command) in ci.splitlines()  # CI performs exactly README's command
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
+    for _ in range(2):
+        assert main([*command[1:], "--quiet"]) == 0
+    assert len((tmp_path / "solved.csv").read_text().splitlines()) == 2001
+    assert (tmp_path / "solved.csv.meta.json").is_file()
+
+
+def test_the_set_up_command_leaves_nothing_for_git_to_add() -> None:
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "/solved.csv" in ignored
+    assert "/solved.csv.meta.json" in ignored
