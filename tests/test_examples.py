@@ -58,3 +58,22 @@ def test_the_set_up_command_leaves_nothing_for_git_to_add() -> None:
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert "/solved.csv" in ignored
     assert "/solved.csv.meta.json" in ignored
+
+
+def test_the_data_readme_lists_the_bundled_files_with_their_counts() -> None:
+    """Each file of benchmarks/data/README.md's tables is in the clone, with as many puzzles."""
+    data = ROOT / "benchmarks" / "data"
+    rows = [
+        cells
+        for line in (data / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| ")
+        and len(cells := [c.strip() for c in line.strip("|").split("|")]) > 2
+        and re.fullmatch(r"[\w.-]+\.(?:txt|csv)", cells[0])
+    ]
+    assert len(rows) >= 20
+    for name, count, *_ in rows:
+        path = data / name
+        assert path.is_file(), name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        puzzles = len(lines) - (1 if name.endswith(".csv") else 0)
+        assert f"{puzzles:,}" == count, name
