@@ -68,7 +68,7 @@ def generate_variant(
     rng: random.Random | None = None,
     backend: str = "sat",
     max_attempts: int = 50,
-    check_limit: float = 0.25,
+    check_limit: float | None = 0.25,
 ) -> GeneratedPuzzle:
     """One minimal puzzle of a variant family with exactly one solution.
 
@@ -82,6 +82,9 @@ def generate_variant(
         check_limit: seconds for one uniqueness check; a clue whose removal is not
             proven harmless in that time stays (so the puzzle is minimal up to checks
             that fit the limit: with few clues left, some rule sets get very hard).
+            With a limit, which clues stay depends on the machine's speed and load;
+            ``None`` runs every check to its end, so that the puzzle depends on the
+            seed alone (``benchmarks/make_variants.py`` makes its sets so).
 
     Raises:
         ValueError: an unknown family.
@@ -111,7 +114,7 @@ def generate_variant(
 
 
 def remove_clues(
-    rules: Rules, solution: Grid, order: list[int], engine: Backend, time_limit: float
+    rules: Rules, solution: Grid, order: list[int], engine: Backend, time_limit: float | None
 ) -> tuple[list[int], int]:
     """Empty the cells of ``order`` one by one where the puzzle provably stays unique."""
     cells = list(solution)
