@@ -7,6 +7,7 @@ from cpsudoku.model.errors import PuzzleError, SolveTimeoutError, UnsupportedRul
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.words import count_of
 
 
 @one_call
@@ -100,6 +101,6 @@ def count(
     found = count_solutions(puzzle, limit, backend, time_limit=time_limit, box=box, symbols=symbols)
     if found.timed_out:
         raise SolveTimeoutError(
-            f"time limit of {time_limit} s reached after {found.count} solutions"
+            f"time limit of {time_limit} s reached after {count_of(found.count, 'solution')}"
         )
     return found.count

@@ -109,3 +109,58 @@ def test_retry_timeouts_also_finishes_an_unfinished_output(tmp_path: Path) -> No
     rows = rows_of(out)
     assert [r["status"] for r in rows] == ["unique"] * 5
     assert [r["puzzle"] for r in rows] == puzzles
+
+
+def test_json_is_the_summary_as_one_object_on_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([*EASY[:3], MULTI[0], "12345"]) + "\n")
+    out = tmp_path / "out.csv"
+    assert main(["batch", str(src), "-o", str(out), "--backend", ORACLE, "--json"]) == 4
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["records"] == 5
+    assert summary["statuses"]["unique"] == 3
+    assert summary["statuses"]["multiple"] == 1
+    assert summary["statuses"]["invalid"] == 1
+    assert summary["statuses"]["timeout"] == 0  # every status named
+    assert summary["exit_code"] == 4
+    assert summary["output"] == str(out)
+    assert summary["resumed"] == 0
+    assert summary["mismatches"] == 0
+    assert summary["disagreements"] == 0
+    assert summary["seconds"] >= 0
+    assert "cpsudoku batch: 5 records in" not in captured.err  # the JSON replaces the line
+
+
+def test_json_goes_to_stderr_when_the_rows_go_to_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(EASY[:2]) + "\n")
+    assert main(["batch", str(src), "-o", "-", "--json"]) == 0
+    captured = capsys.readouterr()
+    rows = list(csv.DictReader(captured.out.splitlines()))
+    assert [row["status"] for row in rows] == ["unique", "unique"]
+    summary = json.loads(captured.err.strip().splitlines()[-1])
+    assert summary["records"] == 2
+    assert summary["output"] == "-"
+    assert summary["exit_code"] == 0
+
+
+def test_json_counts_the_rows_kept_by_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(EASY[:4]) + "\n")
+    out = tmp_path / "out.csv"
+    assert main(["batch", str(src), "-o", str(out), "--quiet"]) == 0
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:3]))  # 2 rows kept
+    capsys.readouterr()
+    assert main(["batch", str(src), "-o", str(out), "--resume", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["resumed"] == 2
+    assert summary["kept"]["unique"] == 2
+    assert summary["records"] == 2
+    assert summary["statuses"]["unique"] == 2

@@ -75,7 +75,7 @@ def test_dedupe_reads_a_csv_with_stray_quotes(
     out = tmp_path / "kept.txt"
     assert main(["dedupe", str(src), "-o", str(out)]) == 0
     assert out.read_text().splitlines() == EASY[:5]
-    assert "6 records, 5 classes kept, 1 duplicates dropped" in capsys.readouterr().err
+    assert "6 records, 5 classes kept, 1 duplicate dropped" in capsys.readouterr().err
 
 
 def test_an_over_long_csv_row_is_an_invalid_record(tmp_path: Path) -> None:

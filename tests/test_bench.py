@@ -24,6 +24,14 @@ def test_manifest_lists_bundled_files_easy_to_hardest() -> None:
     assert len(band.puzzles()) > 100
 
 
+def test_a_default_run_holds_no_variant_set() -> None:
+    """As README says: the killer sample and the generated variant sets run when named."""
+    defaults = [d.name for d in select_datasets([], load_manifest(find_manifest()))]
+    assert "killer" not in defaults
+    assert not [name for name in defaults if name.startswith("variant:")]
+    assert "killer" in [d.name for d in select_datasets(["killer"], load_manifest(find_manifest()))]
+
+
 def test_two_datasets_under_one_name_are_an_error(tmp_path: Path) -> None:
     """Rows and report sections are keyed by name: two sets under one would merge."""
     (tmp_path / "other").mkdir()

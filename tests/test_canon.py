@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
@@ -582,12 +583,34 @@ ROYLE = Path(__file__).parent.parent / "benchmarks" / "data" / "clue17_royle.txt
 def test_the_bundled_17_clue_file_holds_no_two_equivalent_puzzles(tmp_path: Path) -> None:
     """All 2,000 lines of the bundled cut of Royle's list: dedupe keeps every one."""
     out = tmp_path / "kept.txt"
-    assert main(["dedupe", str(ROYLE), "-o", str(out), "--jobs", "2", "--quiet"]) == 0
+    assert main(["dedupe", str(ROYLE), "-o", str(out), "--threads", "2", "--quiet"]) == 0
     puzzles = [s.strip() for s in ROYLE.read_text().splitlines() if s.strip()]
     assert len(puzzles) == 2000
     assert out.read_text().splitlines() == puzzles
     report = report_rows(Path(f"{out}.classes.csv"))
     assert [r["size"] for r in report] == ["1"] * 2000
+
+
+def test_dedupe_counts_threads_and_still_reads_the_old_jobs_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--threads is the one name; --jobs (batch's word for processes) still works, with a note."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines("clue17_royle_200.txt")[:20]) + "\n")
+    assert "--threads N" in _help(capsys, "dedupe")
+    assert main(["dedupe", str(src), "-o", str(tmp_path / "a.txt"), "--threads", "2"]) == 0
+    assert "note" not in capsys.readouterr().err
+    assert main(["dedupe", str(src), "-o", str(tmp_path / "b.txt"), "--jobs", "2"]) == 0
+    assert "--jobs is now --threads" in capsys.readouterr().err
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
+    assert main(["dedupe", str(src), "-o", str(tmp_path / "c.txt"), "--threads", "0"]) == 2
+    assert "--threads must be at least 1, got 0" in capsys.readouterr().err
+
+
+def _help(capsys: pytest.CaptureFixture[str], command: str) -> str:
+    with contextlib.suppress(SystemExit):
+        main([command, "--help"])
+    return capsys.readouterr().out
 
 
 def test_one_given_apart_is_not_equivalent_unless_a_transformation_says_so() -> None:
@@ -763,7 +786,7 @@ def test_dedupe_keeps_the_first_of_each_class_and_reports_classes(
     path = tmp_path / "in.csv"
     path.write_text("quizzes\n" + "\n".join(records) + "\n")
     out, report = tmp_path / "kept.txt", tmp_path / "classes.csv"
-    code = main(["dedupe", str(path), "-o", str(out), "--report", str(report), "--jobs", "2"])
+    code = main(["dedupe", str(path), "-o", str(out), "--report", str(report), "--threads", "2"])
     assert code == 4  # one record with no canonical form
     assert "record 120 has no canonical form, kept in place" in capsys.readouterr().err
     kept = out.read_text().splitlines()
@@ -871,7 +894,7 @@ def test_dedupe_keeps_and_names_every_record_with_no_canonical_form(
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(text) + "\n")
     out = tmp_path / "kept.jsonl"
-    assert main(["dedupe", str(path), "-o", str(out), "--jobs", "2"]) == 4
+    assert main(["dedupe", str(path), "-o", str(out), "--threads", "2"]) == 4
     err = capsys.readouterr().err
     kept = [json.loads(line) for line in out.read_text().splitlines()]
     assert [row["index"] for row in kept] == [0, 1, 2, 3, 4, 5, 6, 8]

@@ -13,6 +13,7 @@ from cpsudoku.bench.runners import ANSWERS, SKIPPED, Measurement, make_runner
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import parse
 from cpsudoku.model.result import Status
+from cpsudoku.model.words import count_of
 
 
 @dataclass(slots=True)
@@ -81,7 +82,7 @@ def run_bench(
             run.measurements.extend(rows)
             done = sum(m.status != SKIPPED for m in rows)
             log(
-                f"{ds.name:<26} {spec:<28} {done:>5}/{len(puzzles)} puzzles "
+                f"{ds.name:<26} {spec:<28} {done:>5}/{count_of(len(puzzles), 'puzzle')} "
                 f"in {time.perf_counter() - t0:7.2f} s"
             )
         for index, group in per_puzzle.items():

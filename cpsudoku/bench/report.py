@@ -21,6 +21,7 @@ from cpsudoku.bench.harness import BenchRun
 from cpsudoku.bench.plots import plot_cactus, plot_throughput
 from cpsudoku.bench.runners import baselines
 from cpsudoku.bench.stats import Cell, summarize
+from cpsudoku.model.words import count_of
 
 
 def _fmt(value: float | None, spec: str = ".1f") -> str:
@@ -37,7 +38,7 @@ def summary_markdown(run: BenchRun, cells: Sequence[Cell], machine: dict[str, An
     lines = [
         "# cpsudoku benchmark",
         "",
-        f"{machine['date']} on {machine['cpu']} ({machine['cores']} cores), Python "
+        f"{machine['date']} on {machine['cpu']} ({count_of(machine['cores'], 'core')}), Python "
         f"{machine['python']}; " + ", ".join(f"{k} {v}" for k, v in machine["packages"].items()),
         "",
         f"Command: `{machine['command']}`",

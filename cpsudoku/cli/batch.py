@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import warnings
@@ -28,6 +29,7 @@ from cpsudoku.cli.common import (
 from cpsudoku.evidence.provenance import now
 from cpsudoku.model.forms import AmbiguousZeroWarning
 from cpsudoku.model.result import Status
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     from cpsudoku.datasets.options import SolveOptions
@@ -116,6 +118,13 @@ def _configure_batch(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add a canonical column: each puzzle's canonical form (minlex up to 12x12, "
         "see 'cpsudoku canon'), empty where it has none; any output, local or --scheduler",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the closing summary as one JSON object (records, statuses, resumed, kept, "
+        "mismatches, disagreements, output, seconds, exit_code): on stdout when the rows "
+        "go to a file, on stderr when they go to stdout",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
 
@@ -259,16 +268,44 @@ def _run_batch(args: argparse.Namespace) -> int:
     except (EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:  # truncated or corrupt
         raise UsageError(f"cannot read {args.input}: {exc}") from None
     _write_provenance(args, options, started)
-    if not args.quiet:
+    code = batch_exit_code(summary)
+    if args.json:
+        where = sys.stderr if args.output == "-" else sys.stdout  # never among the rows
+        print(json.dumps(summary_record(summary, args.output, code)), file=where)
+    elif not args.quiet:
         print(f"cpsudoku batch: {summary.line()}", file=sys.stderr)
-        if summary.zeros and args.symbols is None:
-            print(
-                f"cpsudoku batch: warning: {summary.zeros:,} 16x16 records write 0 and no other "
-                "empty cell, and 0 was read as empty; if their digits are 0-F, run again with "
-                "--symbols 0123456789ABCDEF",
-                file=sys.stderr,
-            )
-    return batch_exit_code(summary)
+    if not args.quiet and summary.zeros and args.symbols is None:
+        zeros = count_of(summary.zeros, "16x16 record", "16x16 records")
+        writes = "writes" if summary.zeros == 1 else "write"
+        print(
+            f"cpsudoku batch: warning: {zeros} {writes} 0 "
+            "and no other empty cell, and 0 was read as empty; if the digits are 0-F, run "
+            "again with --symbols 0123456789ABCDEF",
+            file=sys.stderr,
+        )
+    return code
+
+
+def summary_record(summary: Summary, output: str, code: int) -> dict[str, object]:
+    """``batch --json``: the closing summary as one JSON-ready object.
+
+    ``records`` and ``statuses`` count the rows this run wrote (every status named,
+    0 when none); ``resumed`` and ``kept`` the rows kept from an earlier run
+    (``--resume``, ``--retry-timeouts``); ``mismatches`` the rows that differ from the
+    input's solution column, ``disagreements`` those where ``--verify-with``
+    disagreed; ``exit_code`` is the code the command returns, for the whole output.
+    """
+    return {
+        "records": summary.records,
+        "statuses": {s.value: summary.statuses[s.value] for s in Status},
+        "resumed": summary.resumed,
+        "kept": {s.value: summary.kept[s.value] for s in Status},
+        "mismatches": summary.mismatches,
+        "disagreements": summary.disagreements,
+        "output": output,
+        "seconds": round(summary.seconds, 6),
+        "exit_code": code,
+    }
 
 
 def _tell(text: str) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from cpsudoku.cli.common import EXIT_OK, Command, UsageError, check_time_limit_option, split_names
 from cpsudoku.cli.progress import progress_bar, progress_wanted
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     from cpsudoku.bench.harness import BenchRun
@@ -120,8 +121,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         )
     if run.disagreements:
         print(
-            f"cpsudoku bench: {len(run.disagreements)} DISAGREEMENTS between engines "
-            "(see summary.md)",
+            f"cpsudoku bench: {count_of(len(run.disagreements), 'DISAGREEMENT', 'DISAGREEMENTS')}"
+            " between engines (see summary.md)",
             file=sys.stderr,
         )
         return 1

@@ -24,6 +24,7 @@ from cpsudoku.cli.common import (
 from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.forms import AmbiguousZeroWarning
+from cpsudoku.model.words import count_of
 
 
 def _configure_canon(p: argparse.ArgumentParser) -> None:
@@ -111,8 +112,16 @@ def _configure_dedupe(p: argparse.ArgumentParser) -> None:
     add_force_option(p)
     p.add_argument("--box", metavar="RxC", help="box shape (default: inferred from the size)")
     p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="threads canonicalising (default 1)"
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="threads canonicalising at once, in this one process (the compiled search "
+        "runs without the GIL, so N threads use N cores; default 1)",
     )
+    # Before --threads, the same option was --jobs, which batch uses for worker
+    # processes: still read, with a note, so that scripts keep working.
+    p.add_argument("--jobs", type=int, dest="old_jobs", help=argparse.SUPPRESS)
     p.add_argument(
         "--json",
         action="store_true",
@@ -139,8 +148,16 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         if not os.path.exists(args.input):
             raise UsageError(f"cannot read {args.input}: no such file")
         refuse_overwrite(args.input, args.output)
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.old_jobs is not None:
+        if not args.quiet:
+            print(
+                "cpsudoku dedupe: note: --jobs is now --threads (threads in one process; "
+                "batch --jobs counts worker processes)",
+                file=sys.stderr,
+            )
+        args.threads = args.old_jobs
+    if args.threads < 1:
+        raise UsageError(f"--threads must be at least 1, got {args.threads}")
     # As in batch: a 16x16 line whose 0 is read as empty would warn once per record.
     warnings.simplefilter("ignore", AmbiguousZeroWarning)
     report = args.report
@@ -181,7 +198,7 @@ def _run_dedupe(args: argparse.Namespace) -> int:
             args.output,
             report,
             box=box,
-            jobs=args.jobs,
+            jobs=args.threads,
             on_invalid=tell,
         )
     if args.json:
@@ -199,7 +216,8 @@ def _run_dedupe(args: argparse.Namespace) -> int:
         if named > SHOWN_INVALID:
             where = f"; {report} lists them all" if report else ""
             print(
-                f"cpsudoku dedupe: ... and {named - SHOWN_INVALID:,} more records with no "
+                f"cpsudoku dedupe: ... and "
+                f"{count_of(named - SHOWN_INVALID, 'more record', 'more records')} with no "
                 f"canonical form{where}",
                 file=sys.stderr,
             )

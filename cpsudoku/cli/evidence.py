@@ -34,6 +34,7 @@ from cpsudoku.cli.common import (
 from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
 from cpsudoku.model.constraints import cell_name
 from cpsudoku.model.result import Status
+from cpsudoku.model.words import count_of
 
 
 def _add_run_options(p: argparse.ArgumentParser, engine_help: str) -> None:
@@ -118,7 +119,8 @@ def _run_certify(args: argparse.Namespace) -> int:
         print()
         state = "accepted" if cert.checked else "REJECTED"
         print(
-            f"unique: certificate written to {args.output} (proof {len(cert.proof)} bytes; "
+            f"unique: certificate written to {args.output} "
+            f"(proof {count_of(len(cert.proof), 'byte')}; "
             f"{state} by dratify: {cert.verdict}; {seconds * 1000:.1f} ms)"
         )
     return EXIT_OK if cert.checked else 1
@@ -200,7 +202,7 @@ def _run_candidates(args: argparse.Namespace) -> int:
     if not found.complete:
         print(
             f"cpsudoku candidates: the time limit of {args.time_limit:g} s ran out after "
-            f"{found.calls} call{'s' * (found.calls != 1)}: the candidates shown are true "
+            f"{count_of(found.calls, 'call')}: the candidates shown are true "
             "ones, not necessarily all",
             file=sys.stderr,
         )
@@ -212,18 +214,20 @@ def _run_candidates(args: argparse.Namespace) -> int:
     print(found.pencilmarks())
     print()
     if not found.complete:
-        print(f"incomplete ({found.calls} calls, {found.seconds * 1000:.1f} ms)")
+        print(f"incomplete ({count_of(found.calls, 'call')}, {found.seconds * 1000:.1f} ms)")
         return code
     if found.unique:
         print("unique: one true candidate per cell", end="")
     else:
         cells = " ".join(cell_name(i, n) for i in found.ambiguous)
         print(
-            f"not unique: {len(found.ambiguous)} cells with several true candidates: {cells}",
+            f"not unique: {count_of(len(found.ambiguous), 'cell')} with several true "
+            f"candidates: {cells}",
             end="",
         )
-    calls = "SAT calls" if found.backend.split(":")[0] == "sat" else f"{found.backend} solves"
-    print(f" ({found.calls} {calls}, {found.seconds * 1000:.1f} ms)")
+    sat = found.backend.split(":")[0] == "sat"
+    calls = count_of(found.calls, "SAT call" if sat else f"{found.backend} solve")
+    print(f" ({calls}, {found.seconds * 1000:.1f} ms)")
     return EXIT_OK
 
 

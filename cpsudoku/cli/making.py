@@ -23,6 +23,7 @@ from cpsudoku.cli.common import (
 )
 from cpsudoku.cli.progress import progress_bar, progress_wanted
 from cpsudoku.model.result import Status
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     pass
@@ -138,7 +139,7 @@ def _run_generate(args: argparse.Namespace) -> int:
     elif not args.quiet:
         where = f" to {output}" if output else ""
         print(
-            f"cpsudoku generate: {written} puzzle{'s' * (written != 1)}{where} "
+            f"cpsudoku generate: {count_of(written, 'puzzle')}{where} "
             f"(box {args.box}, seed {seed}) in {seconds:.2f} s",
             file=sys.stderr,
         )

@@ -28,6 +28,7 @@ from cpsudoku.cli.common import (
 )
 from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.result import Result, Status
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     from cpsudoku.model.puzzle import Puzzle
@@ -165,7 +166,7 @@ def _run_count(args: argparse.Namespace) -> int:
     else:
         why = "time limit reached" if found.timed_out else "limit reached"
         print(
-            f"at least {found.count} solutions ({why}; {found.backend}, "
+            f"at least {count_of(found.count, 'solution')} ({why}; {found.backend}, "
             f"{found.seconds * 1000:.1f} ms)"
         )
     if found.timed_out:

@@ -32,6 +32,7 @@ from cpsudoku.canon import canonical_lines
 from cpsudoku.datasets.records import Record
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.words import count_of
 
 #: Records per chunk handed to a thread.
 CHUNK = 10_000
@@ -67,9 +68,9 @@ class DedupeSummary:
         """A one-line summary for the command line."""
         rate = self.records / self.seconds if self.seconds else 0.0
         return (
-            f"{self.records:,} records, {self.kept:,} classes kept, "
-            f"{self.duplicates:,} duplicates dropped, {self.invalid:,} invalid (kept in "
-            f"place), {self.seconds:.1f} s ({rate:,.0f} records/s)"
+            f"{count_of(self.records, 'record')}, {count_of(self.kept, 'class kept')}, "
+            f"{count_of(self.duplicates, 'duplicate dropped')}, {self.invalid:,} invalid "
+            f"(kept in place), {self.seconds:.1f} s ({rate:,.0f} records/s)"
         )
 
 

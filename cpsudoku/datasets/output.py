@@ -31,6 +31,7 @@ from cpsudoku.datasets.parquet import (
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import COLUMNS, OutRow, output_kind
 from cpsudoku.model.errors import CpSudokuError, file_named
+from cpsudoku.model.words import count_of
 
 if TYPE_CHECKING:
     pass
@@ -84,16 +85,22 @@ class Summary:
         rate = self.records / self.seconds if self.seconds > 0 else 0.0
         counts = ", ".join(f"{n:,} {s}" for s, n in sorted(self.statuses.items()))
         text = (
-            f"{self.records:,} records in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
+            f"{count_of(self.records, 'record')} in {self.seconds:.2f} s "
+            f"({rate:,.0f} puzzles/s): "
             f"{counts or 'none'}"
         )
         if self.resumed:
             kept = ", ".join(f"{n:,} {s}" for s, n in sorted(self.kept.items()))
             text += f"; {self.resumed:,} kept from the previous run ({kept})"
         if self.mismatches:
-            text += f"; {self.mismatches:,} differ from the input's solution column"
+            differ = "differs" if self.mismatches == 1 else "differ"
+            text += f"; {self.mismatches:,} {differ} from the input's solution column"
         if self.disagreements:
-            text += f"; {self.disagreements:,} DISAGREEMENTS between backends"
+            text += "; " + count_of(
+                self.disagreements,
+                "DISAGREEMENT between backends",
+                "DISAGREEMENTS between backends",
+            )
         return text
 
 
@@ -399,8 +406,9 @@ class BatchOutput:
             for index, (record, row) in enumerate(earlier):
                 if record is None:
                     raise CpSudokuError(
-                        f"cannot resume into {self.path}: it holds {self.kept} rows, but the "
-                        f"input has only {index} records; it is not this input's output"
+                        f"cannot resume into {self.path}: it holds "
+                        f"{count_of(self.kept, 'row')}, but the input has only "
+                        f"{count_of(index, 'record')}; it is not this input's output"
                     )
                 puzzle, status, error = row
                 if record.puzzle != puzzle:

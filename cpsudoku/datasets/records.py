@@ -27,6 +27,7 @@ from cpsudoku.model.forms import GRID_HEADER, MAX_TEXT, PUZZLE_KEYS, is_symbol, 
 from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.text import decode_line, line_runs
+from cpsudoku.model.words import count_of
 
 MAX_RECORD = MAX_TEXT
 
@@ -473,7 +474,7 @@ class _Columns(NamedTuple):
             named = f"none is named {_KNOWN_NAMES}, and " if header else ""
             raise DatasetError(
                 f"{self.path}: no puzzle column: {named}no field of its first "
-                f"{len(rows):,} records reads as a puzzle of 4x4 or more"
+                f"{count_of(len(rows), 'record')} reads as a puzzle of 4x4 or more"
                 + (f"; its columns are: {shown}" if shown is not None else "")
             )
         if self.tell is not None:

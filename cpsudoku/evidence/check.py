@@ -64,6 +64,7 @@ from cpsudoku.model.errors import PuzzleError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import solution_problems
+from cpsudoku.model.words import count_of
 
 
 @dataclass(slots=True)
@@ -236,7 +237,8 @@ def _clauses(data: bytes, report: CheckReport) -> list[Clause] | None:
         report.fail(f"the CNF is not DIMACS: {exc}")
         return None
     if pending or declared != len(clauses):
-        report.fail(f"the CNF header declares {declared} clauses but it holds {len(clauses)}")
+        header = "no" if declared is None else f"{declared:,}"
+        report.fail(f"the CNF header declares {header} clauses but it holds {len(clauses):,}")
         return None
     return clauses
 
@@ -303,7 +305,8 @@ def _against_plain(
         how += " (constraint clauses shown implied by enumeration"
         if meant:
             how += (
-                f"; {meant} clauses of sums, automata and counts true under their declared meanings"
+                f"; {count_of(meant, 'clause')} of sums, automata and counts true under their "
+                "declared meanings"
             )
         how += ")"
     report.passed.append(f"the CNF is {how}")

@@ -25,6 +25,7 @@ from cpsudoku.generate.grids import grid_shape, random_grid, random_source
 from cpsudoku.model.errors import CpSudokuError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.words import count_of
 from cpsudoku.rating import Grade, Rating, rate_puzzle
 
 #: Attempts (grids tried) per puzzle before a clue or difficulty target is given up.
@@ -279,12 +280,13 @@ def generate_puzzle(
         return GeneratedPuzzle(puzzle, solution, rating, attempt, remover.checks)
     if grade is not None:
         raise GenerationError(
-            f"no {grade} puzzle in {max_attempts} attempt(s) (got: "
+            f"no {grade} puzzle in {count_of(max_attempts, 'attempt')} (got: "
             f"{', '.join(sorted(set(seen_grades))) or 'none at the clue target'}); "
             "allow more attempts, or ask for a neighbouring grade"
         )
     raise GenerationError(
-        f"no unique {g} puzzle with {clues} clues in {max_attempts} attempt(s) "
+        f"no unique {g} puzzle with {count_of(clues or 0, 'clue')} in "
+        f"{count_of(max_attempts, 'attempt')} "
         f"(fewest reached: {closest}); allow more attempts or ask for more clues"
     )
 

@@ -58,6 +58,7 @@ from cpsudoku.model.constraints import (
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules, anti_diagonal, diagonal, disjoint_groups, windows
+from cpsudoku.model.words import count_of
 
 Grid = tuple[int, ...]
 
@@ -110,7 +111,7 @@ def generate_variant(
     rng: random.Random | None = None,
     backend: str | None = None,
     max_attempts: int = 50,
-    check_limit: float = 0.25,
+    check_limit: float | None = 0.25,
 ) -> GeneratedPuzzle:
     """One minimal puzzle of a variant family with exactly one solution.
 
@@ -126,6 +127,9 @@ def generate_variant(
         check_limit: seconds for one uniqueness check; a clue whose removal is not
             proven harmless in that time stays (so the puzzle is minimal up to checks
             that fit the limit: with few clues left, some rule sets get very hard).
+            With a limit, which clues stay depends on the machine's speed and load;
+            ``None`` runs every check to its end, so that the puzzle depends on the
+            seed alone (``benchmarks/make_variants.py`` makes its sets so).
 
     Raises:
         ValueError: an unknown family.
@@ -164,11 +168,11 @@ def generate_variant(
             return GeneratedPuzzle(
                 Puzzle(rules, tuple(cells)), Puzzle(rules, solution), None, attempt, checks
             )
-    raise GenerationError(f"no {family} puzzle in {max_attempts} attempts")
+    raise GenerationError(f"no {family} puzzle in {count_of(max_attempts, 'attempt')}")
 
 
 def remove_clues(
-    rules: Rules, solution: Grid, order: list[int], engine: Backend, time_limit: float
+    rules: Rules, solution: Grid, order: list[int], engine: Backend, time_limit: float | None
 ) -> tuple[list[int], int]:
     """Empty the cells of ``order`` one by one where the puzzle provably stays unique."""
     cells = list(solution)
