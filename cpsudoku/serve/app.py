@@ -113,13 +113,35 @@ def _remember(state: ServerState, key: str, reply: dict[str, Any]) -> None:
 # ------------------------------------------------------------------ websocket
 
 
+class _Job:
+    """One websocket request being answered: its nonce, and whether it has its answer."""
+
+    def __init__(self, nonce: object) -> None:
+        self.nonce = nonce
+        self.answered = False
+        self.task: asyncio.Task[None] | None = None
+
+    async def cancel(self, send: Any) -> None:
+        """Stop the job; answer ``canceled`` unless it has its answer already."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        if not self.answered:
+            self.answered = True
+            await send({"nonce": self.nonce, "type": "canceled"})
+
+
 async def websocket(request: web.Request) -> web.WebSocketResponse:
-    """SudokuSolver's f-puzzles protocol: one job per client, a new message cancels it."""
+    """SudokuSolver's f-puzzles protocol: one job per client, a new message cancels it.
+
+    Every request gets one answer: its result, ``invalid``, or ``canceled`` (when a
+    newer message or a ``cancel`` stopped it). A count's progress and an estimate's
+    updates come before the answer.
+    """
     state = request.app[STATE]
     ws = web.WebSocketResponse(max_msg_size=16 << 20, heartbeat=30)
     await ws.prepare(request)
     state.clients += 1
-    running: asyncio.Task[None] | None = None
+    job: _Job | None = None
 
     async def send(obj: dict[str, Any]) -> None:
         if not ws.closed:
@@ -130,8 +152,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         async for msg in ws:
             if msg.type is not WSMsgType.TEXT:
                 continue
-            if running is not None and not running.done():
-                running.cancel()  # any new message cancels the client's running job
+            if job is not None:
+                await job.cancel(send)  # any new message cancels the client's running job
+                job = None
             try:
                 message = json.loads(msg.data)
             except json.JSONDecodeError:
@@ -164,59 +187,59 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                     }
                 )
                 continue
-            running = asyncio.ensure_future(
-                _ws_job(state, send, nonce, str(command), message.get("data"))
+            job = _Job(nonce)
+            job.task = asyncio.ensure_future(
+                _ws_job(state, send, job, str(command), message.get("data"))
             )
     finally:
-        if running is not None and not running.done():
-            running.cancel()  # the client left: its job stops
+        if job is not None and job.task is not None and not job.task.done():
+            job.task.cancel()  # the client left: its job stops
         state.clients -= 1
     return ws
 
 
-async def _ws_job(state: ServerState, send: Any, nonce: object, command: str, data: object) -> None:
-    """Run one websocket job; a cancelled one answers ``canceled`` with its nonce."""
+async def _ws_job(state: ServerState, send: Any, job: _Job, command: str, data: object) -> None:
+    """Run one websocket job, its messages sent as they come."""
+    nonce = job.nonce
     key = _tc_key(data) if command == "truecandidates" and isinstance(data, str) else None
     if key is not None and key in state.cache:
         state.cache.move_to_end(key)
+        job.answered = True
         await send({"nonce": nonce, **state.cache[key]})
         return
     limit = state.limits.of(command)
     last: dict[str, Any] = {}
-    answered = False
 
     async def on_message(msg: dict[str, Any]) -> None:
-        nonlocal answered
+        if job.answered:
+            return  # cancelled meanwhile: its answer was ``canceled``
         last.clear()
         last.update(msg)
         # A count's progress and an estimate's updates are not the answer.
-        answered = msg.get("type") != "estimate" and not msg.get("inProgress")
+        job.answered = msg.get("type") != "estimate" and not msg.get("inProgress")
         await send({"nonce": nonce, **msg})
 
-    try:
-        outcome = await state.pool.run(
-            {"ws": command, "data": data, "time_limit": limit}, on_message, limit
-        )
-    except asyncio.CancelledError:
-        if not answered:  # one answer per request: canceled only when none was sent
-            await send({"nonce": nonce, "type": "canceled"})
-        raise
+    outcome = await state.pool.run(
+        {"ws": command, "data": data, "time_limit": limit}, on_message, limit
+    )
+    if job.answered and outcome == "done":
+        if (
+            key is not None
+            and last.get("type") in ("truecandidates", "invalid")
+            and not str(last.get("message", "")).startswith("The time limit")
+        ):
+            _remember(state, key, dict(last))
+        return
+    if job.answered:
+        return
+    job.answered = True
     if outcome == "timeout":
-        await send(
-            {
-                "nonce": nonce,
-                "type": "invalid",
-                "message": f"The time limit of {limit:g} s ran out.",
-            }
-        )
-    elif outcome != "done":
-        await send({"nonce": nonce, "type": "invalid", "message": outcome})
-    elif (
-        key is not None
-        and last.get("type") in ("truecandidates", "invalid")
-        and not str(last.get("message", "")).startswith("The time limit")
-    ):
-        _remember(state, key, dict(last))
+        message = f"The time limit of {limit:g} s ran out."
+    elif outcome == "done":  # an estimate that ran to its time limit
+        message = f"Stopped at the time limit of {limit:g} s."
+    else:
+        message = outcome
+    await send({"nonce": nonce, "type": "invalid", "message": message})
 
 
 # ----------------------------------------------------------------------- HTTP
