@@ -208,28 +208,24 @@ async def _ws_job(state: ServerState, send: Any, job: _Job, command: str, data: 
         await send({"nonce": nonce, **state.cache[key]})
         return
     limit = state.limits.of(command)
-    last: dict[str, Any] = {}
 
     async def on_message(msg: dict[str, Any]) -> None:
         if job.answered:
             return  # cancelled meanwhile: its answer was ``canceled``
-        last.clear()
-        last.update(msg)
         # A count's progress and an estimate's updates are not the answer.
         job.answered = msg.get("type") != "estimate" and not msg.get("inProgress")
+        if (
+            key is not None
+            and msg.get("type") in ("truecandidates", "invalid")
+            and not str(msg.get("message", "")).startswith("The time limit")
+        ):
+            _remember(state, key, dict(msg))  # before the worker's end: a newer message
+            # may cancel the job as soon as the client has its answer
         await send({"nonce": nonce, **msg})
 
     outcome = await state.pool.run(
         {"ws": command, "data": data, "time_limit": limit}, on_message, limit
     )
-    if job.answered and outcome == "done":
-        if (
-            key is not None
-            and last.get("type") in ("truecandidates", "invalid")
-            and not str(last.get("message", "")).startswith("The time limit")
-        ):
-            _remember(state, key, dict(last))
-        return
     if job.answered:
         return
     job.answered = True
