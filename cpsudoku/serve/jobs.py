@@ -615,10 +615,12 @@ def _api_explain(
 ) -> Messages:
     from cpsudoku.draw.svg import Picture, to_svg
     from cpsudoku.evidence.explain import explain
+    from cpsudoku.model.constraints import cell_name
 
     found = explain(puzzle, time_limit=limit)
     out = found.to_dict()
     out["lines"] = found.lines()
+    out["cells"] = [cell_name(i, puzzle.n) for i in sorted(found.cells)]
     solution = found.solutions[0].cells if found.solutions else None
     out["svg"] = to_svg(Picture(puzzle, solution, None, found.cells, meta["title"]))
     yield out
@@ -635,17 +637,41 @@ def _api_draw(
         from cpsudoku.api import solve
 
         result = solve(puzzle, _backend(body), time_limit=limit)
-        if result.solution is not None:
+        if body.get("solution") and result.solution is not None:
             solution = result.solution.cells
         if body.get("witnesses") and len(result.solutions) >= 2:
             a, b = result.solutions[0].cells, result.solutions[1].cells
             highlight = frozenset(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+    if body.get("highlight"):
+        highlight |= _cells(body["highlight"], puzzle.n)
     if body.get("candidates"):
         puzzle.check()
         candidates = true_candidates_with(puzzle, 1, limit).masks
     title = body.get("title", meta["title"])
     svg = to_svg(Picture(puzzle, solution, candidates, highlight, str(title or "")))
     yield {"svg": svg}
+
+
+def _cells(names: object, n: int) -> frozenset[int]:
+    """Cells named ``r1c2`` (or 0-based indices), for ``highlight``.
+
+    Raises:
+        BadRequestError: not a list of cells of the grid.
+    """
+    import re
+
+    if not isinstance(names, list):
+        raise BadRequestError('"highlight" is a list of cells such as "r1c2"')
+    out = set()
+    for name in names:
+        if isinstance(name, int) and not isinstance(name, bool) and 0 <= name < n * n:
+            out.add(name)
+            continue
+        m = re.fullmatch(r"[rR](\d+)[cC](\d+)", str(name))
+        if m is None or not (1 <= int(m[1]) <= n and 1 <= int(m[2]) <= n):
+            raise BadRequestError(f'"highlight": {name!r} is no cell of a {n}x{n} grid')
+        out.add((int(m[1]) - 1) * n + int(m[2]) - 1)
+    return frozenset(out)
 
 
 def _api_certify(

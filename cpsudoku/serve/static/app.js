@@ -87,7 +87,9 @@ async function read() {
     list($("explain"), why.lines);
     if (why.status === "unsolvable" || why.status === "multiple") showSvg(why.svg);
     if ($("marks").checked && why.status !== "unsolvable") {
-      const marked = await post("draw", { ...payload, candidates: true }, signal);
+      // Pencil marks, with the cells the explanation points at still highlighted.
+      const highlight = why.cells || [];
+      const marked = await post("draw", { ...payload, candidates: true, highlight }, signal);
       if (mine !== generation) return;
       if (marked.svg) showSvg(marked.svg);
       $("picture").dataset.candidates = "shown";
