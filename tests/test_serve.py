@@ -582,6 +582,8 @@ def test_api_explain_draw_certify_canon(server: Server) -> None:
         ("draw", {"puzzle": "https://f-puzzles.com/?load=garbage"}),
         ("solve", {"puzzle": UNIQUE, "backend": "nonesuch"}),
         ("solve", {"puzzle": UNIQUE, "time_limit": -1}),
+        ("draw", {"puzzle": UNIQUE, "highlight": ["r10c1"]}),
+        ("draw", {"puzzle": UNIQUE, "highlight": "r1c1"}),
     ],
 )
 def test_api_bad_input_is_400_with_a_message(server: Server, name: str, body: Any) -> None:
@@ -590,6 +592,14 @@ def test_api_bad_input_is_400_with_a_message(server: Server, name: str, body: An
     assert got["status"] == "invalid"
     assert got["error"]
     assert "Traceback" not in got["error"]
+
+
+def test_api_draw_highlights_the_cells_named(server: Server) -> None:
+    code, got = post_json(server, "explain", {"puzzle": SEVERAL})
+    code, _, svg = post(server, "draw", {"puzzle": SEVERAL, "highlight": got["cells"]})
+    assert code == 200
+    assert svg.count('class="highlight"') == len(got["cells"]) == len(got["differ"])
+    assert 'class="solved"' not in svg  # highlighting alone fills in nothing
 
 
 def test_api_unknown_endpoint_is_404(server: Server) -> None:

@@ -643,7 +643,7 @@ def _api_draw(
             a, b = result.solutions[0].cells, result.solutions[1].cells
             highlight = frozenset(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
     if body.get("highlight"):
-        highlight |= _cells(body["highlight"], puzzle.n)
+        highlight |= _named_cells(body["highlight"], puzzle.n)
     if body.get("candidates"):
         puzzle.check()
         candidates = true_candidates_with(puzzle, 1, limit).masks
@@ -652,7 +652,7 @@ def _api_draw(
     yield {"svg": svg}
 
 
-def _cells(names: object, n: int) -> frozenset[int]:
+def _named_cells(names: object, n: int) -> frozenset[int]:
     """Cells named ``r1c2`` (or 0-based indices), for ``highlight``.
 
     Raises:
