@@ -98,13 +98,17 @@ async def _client(
 
         while time.monotonic() < end:
             for _ in range(rng.choice((1, 1, 2, 3))):
-                i = rng.randrange(81)
+                wrong = [k for k in range(81) if cells[k] and cells[k] != solution[k]]
                 roll = rng.random()
-                if roll < 0.45:
+                if wrong and roll < 0.7:  # a setter takes a wrong digit out again
+                    cells[rng.choice(wrong)] = 0
+                    roll = 1.0
+                i = rng.randrange(81)
+                if roll < 0.5:
                     cells[i] = solution[i]
-                elif roll < 0.9:
+                elif roll < 0.95:
                     cells[i] = 0
-                else:
+                elif roll < 1.0:
                     cells[i] = rng.randint(1, 9)
                 nonce += 1
                 sent[nonce] = time.monotonic()
