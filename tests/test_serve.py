@@ -639,6 +639,18 @@ def test_serve_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str])
     assert "cpsudoku: error:" in capsys.readouterr().err
 
 
+def test_serve_on_a_port_in_use_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "cpsudoku: error:" in err
+    assert "address already in use" in err.lower()
+    assert "Traceback" not in err
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
