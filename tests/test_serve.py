@@ -39,7 +39,7 @@ from cpsudoku.serve.app import STATE, Limits, make_app  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED = ROOT / "tests" / "data" / "published" / "fpuzzles.jsonl"
 
-#: A classic 9x9 with one solution, and the same with one given removed (several).
+#: A classic 9x9 with one solution, and the same with one given removed (8 solutions).
 UNIQUE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 SEVERAL = "53..7....6..195....9.....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 #: Givens that do not clash, yet r2c9 can hold nothing but 9 and no cell of row 1 can.
@@ -211,6 +211,22 @@ def test_truecandidates_repeat_is_cached_and_ignores_marks(server: Server) -> No
     assert time.perf_counter() - start < 2
     assert again["nonce"] == 2
     assert again["solutionsPerCandidate"] == first["solutionsPerCandidate"]
+
+
+def test_truecandidates_coloured_counts_or_say_they_are_not_there(server: Server) -> None:
+    fp = fp_of(SEVERAL)
+    fp["truecandidatesoptions"] = ["colored"]  # the userscript's "Solution Count" setting
+    reply = ask(server, "truecandidates", fp)[0]
+    if reply["type"] == "invalid":  # a library that does not count per candidate
+        assert "not available" in reply["message"]
+        return
+    counts = reply["solutionsPerCandidate"]
+    expected = true_candidates(parse(SEVERAL))
+    assert [sum(1 << d for d in range(9) if counts[i * 9 + d]) for i in range(81)] == list(
+        expected.masks
+    )
+    assert max(counts) == 8  # 8 solutions: a value all of them hold counts 8 (the cap)
+    assert any(1 < c < 8 for c in counts)
 
 
 def test_truecandidates_without_solution_is_invalid(server: Server) -> None:
