@@ -157,7 +157,10 @@ $("puzzle").addEventListener("input", () => {
   clearTimeout(timer);
   timer = setTimeout(read, 400);
 });
-$("read").addEventListener("click", read);
+$("read").addEventListener("click", () => {
+  clearTimeout(timer);  // the pending read of the same text is this one
+  read();
+});
 $("count").addEventListener("click", count);
 $("certify").addEventListener("click", certify);
 $("marks").addEventListener("change", read);
