@@ -119,12 +119,18 @@ class WorkerPool:
         task.add_done_callback(self._background.discard)
 
     async def _replace(self) -> None:
-        if self._closed:
+        worker = None
+        for attempt in range(5):  # the pool must not shrink: a start that fails is retried
+            if self._closed:
+                return
+            try:
+                worker = await self._spawn()
+                break
+            except (OSError, WorkerGoneError):
+                await asyncio.sleep(0.5 * (attempt + 1))
+        if worker is None:
+            print("cpsudoku serve: a worker process could not be started", file=sys.stderr)
             return
-        try:
-            worker = await self._spawn()
-        except (OSError, WorkerGoneError):
-            return  # the next kill or start tries again
         if self._closed:
             self._discard(worker)
         else:
