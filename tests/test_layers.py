@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("datasets",),
     ("bench",),
     ("api",),
+    ("serve",),
     ("cli",),
     ("", "__main__"),
 )

@@ -41,6 +41,7 @@ from cpsudoku.cli.drawing import COMMANDS as DRAWING_COMMANDS
 from cpsudoku.cli.evidence import COMMANDS as EVIDENCE_COMMANDS
 from cpsudoku.cli.making import COMMANDS as MAKING_COMMANDS
 from cpsudoku.cli.puzzles import COMMANDS as PUZZLE_COMMANDS
+from cpsudoku.cli.serving import COMMANDS as SERVE_COMMANDS
 from cpsudoku.engines import call_scope, create_backend, native_built
 from cpsudoku.engines.interrupts import is_sat_interrupt, raise_interrupt
 from cpsudoku.engines.interrupts import jumped as sat_jumped
@@ -61,6 +62,7 @@ COMMANDS: dict[str, Command] = {
     or EVIDENCE_COMMANDS.get(name)
     or CANON_COMMANDS.get(name)
     or DRAWING_COMMANDS.get(name)
+    or SERVE_COMMANDS.get(name)
     or MAKING_COMMANDS[name]
     for name in (
         "solve",
@@ -78,6 +80,7 @@ COMMANDS: dict[str, Command] = {
         "candidates",
         "canon",
         "dedupe",
+        "serve",
     )
 }
 
