@@ -42,6 +42,7 @@ from cpsudoku.encode.sum_clauses import (
     AuxMeaning,
     automaton_clauses,
     count_clauses,
+    fold_units,
     sum_clauses,
 )
 from cpsudoku.model.constraints import Constraint
@@ -443,7 +444,9 @@ def primitive_clauses(
     - a table: a clause per forbidden tuple (up to three cells), else a selector per
       allowed tuple;
     - a sum, an automaton, a count: a layered diagram
-      (:mod:`cpsudoku.encode.sum_clauses`);
+      (:mod:`cpsudoku.encode.sum_clauses`); a sum with whole units read as their
+      totals first (:func:`~cpsudoku.encode.sum_clauses.fold_units`), unless
+      ``meanings`` are asked for (a certificate's sums stay as written);
     - a choice: a selector per branch, one of them chosen, each branch's clauses
       behind its selector.
     """
@@ -479,6 +482,8 @@ def primitive_clauses(
             if isinstance(p, Sum)
             else (automaton_clauses if isinstance(p, Automaton) else count_clauses)
         )
+        if isinstance(p, Sum) and meanings is None:  # solving: whole units as totals
+            p = fold_units(p, rules.unit_cells, n)
         top = writer(p, n, top, written, meanings)  # type: ignore[arg-type]
         if lead:
             out.extend((*lead, *clause) for clause in written)
@@ -701,15 +706,20 @@ def reduced(
         # The constraints' clauses speak of every value of their cells, and the cell
         # clauses above only of the candidates: every other value of those cells is
         # false (a given's own value true), or a model could satisfy a cage with a
-        # value its cell does not hold.
-        for i in sorted({i for c in g.constraints for i in c.cells}):
+        # value its cell does not hold. Their cells are those the clauses name: a sum
+        # read with whole units as their totals (fold_units) names cells of those
+        # units that its rule does not list.
+        rules_end = len(out)
+        top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
+        named = {i for c in g.constraints for i in c.cells}
+        named.update((abs(x) - 1) // n for c in out[rules_end:] for x in c if abs(x) <= n**3)
+        for i in sorted(named):
             v, keep = cells[i], set(candidates[i])
             out.extend(
                 (lit,) if d == v else (-lit,)
                 for d in range(1, n + 1)
                 if (lit := i * n + d) not in keep
             )
-        top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
     return Reduced(out, tuple(candidates), top)
 
 
