@@ -706,21 +706,31 @@ def reduced(
         # The constraints' clauses speak of every value of their cells, and the cell
         # clauses above only of the candidates: every other value of those cells is
         # false (a given's own value true), or a model could satisfy a cage with a
-        # value its cell does not hold. Their cells are those the clauses name: a sum
-        # read with whole units as their totals (fold_units) names cells of those
-        # units that its rule does not list.
-        rules_end = len(out)
+        # value its cell does not hold. So are those of the other cells the clauses
+        # name: a sum read with whole units as their totals (fold_units) names cells
+        # of those units that its rule does not list.
+        listed = {i for c in g.constraints for i in c.cells}
+        _fix_others(sorted(listed), cells, candidates, n, out)
+        start = len(out)
         top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
-        named = {i for c in g.constraints for i in c.cells}
-        named.update((abs(x) - 1) // n for c in out[rules_end:] for x in c if abs(x) <= n**3)
-        for i in sorted(named):
-            v, keep = cells[i], set(candidates[i])
-            out.extend(
-                (lit,) if d == v else (-lit,)
-                for d in range(1, n + 1)
-                if (lit := i * n + d) not in keep
-            )
+        named = {(abs(x) - 1) // n for c in out[start:] for x in c if abs(x) <= n**3}
+        _fix_others(sorted(named - listed), cells, candidates, n, out)
     return Reduced(out, tuple(candidates), top)
+
+
+def _fix_others(
+    some: Iterable[int],
+    cells: Sequence[int],
+    candidates: Sequence[tuple[int, ...]],
+    n: int,
+    out: list[Clause],
+) -> None:
+    """Unit clauses: each cell of ``some`` holds none of its non-candidates (a given: its value)."""
+    for i in some:
+        v, keep = cells[i], set(candidates[i])
+        out.extend(
+            (lit,) if d == v else (-lit,) for d in range(1, n + 1) if (lit := i * n + d) not in keep
+        )
 
 
 def decode_reduced(model: Sequence[int], puzzle: Puzzle, red: Reduced) -> tuple[int, ...]:
