@@ -4,17 +4,44 @@ engine against brute force on 4x4, the verifier, and the rules' checks."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 from conftest import GRIDS_4X4
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cpsudoku.encode.sum_clauses import fold_units
 from cpsudoku.engines import create_backend, native_built
+from cpsudoku.model.constraints import Constraint
 from cpsudoku.model.errors import BackendUnavailableError, RulesError, UnsupportedRulesError
+from cpsudoku.model.primitives import Primitive, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Region, Rules
 from cpsudoku.model.verify import solution_problems
+
+
+@dataclass(frozen=True)
+class _Raw(Constraint):
+    """A rule that is its primitives (for these tests only: never registered)."""
+
+    kind: ClassVar[str] = "raw-sums"
+    prims: tuple[Primitive, ...]
+    cells: tuple[int, ...] = ()
+
+    def compile(self, n: int) -> tuple[Primitive, ...]:
+        return self.prims
+
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        return None if all(p.holds(values) for p in self.prims) else "broken"
+
+    @classmethod
+    def of(cls, prims: tuple[Primitive, ...]) -> _Raw:
+        """The rule of ``prims``, listing their cells as every rule does."""
+        return cls(prims, tuple(sorted({i for p in prims for i in p.cells})))
+
 
 ENGINES = [
     "sat",
@@ -219,3 +246,143 @@ def test_short_extra_regions_only_forbid_repeats(seed: int, givens: int) -> None
     for spec in [*ENGINES, *(["native"] if native_built() else [])]:
         with create_backend(spec) as engine:
             assert engine.count(puzzle, limit=300).count == len(keep), spec
+
+
+# ---- sums as the engines write them for solving: whole units folded, runs of digits --
+
+
+def _random_sum(rng: random.Random, rules: Rules) -> Sum:
+    """A random sum on ``rules``' grid: whole units, parts of units, pills, repeats.
+
+    Some terms cover whole units or most of one (so that :func:`fold_units` has
+    work), some lie in one box (runs of different digits), some are a pill's cells
+    (weights 10 and 1, negated); the targets are one to three sums, one of them made
+    by a random grid half the time.
+    """
+    n = rules.n
+    units = rules.unit_cells
+    weights: dict[int, int] = {}
+    for _ in range(rng.randint(1, 3)):
+        shape = rng.choice(["unit", "most", "box-run", "pill", "cells"])
+        if shape == "unit":
+            cells = list(rng.choice(units))
+        elif shape == "most":
+            cells = rng.sample(list(rng.choice(units)), n - rng.randint(1, 2))
+        elif shape == "box-run":
+            cells = rng.sample(list(rng.choice(units[2 * n :])), rng.randint(2, 3))
+        elif shape == "pill":
+            a, b = rng.sample([i for i in range(n * n) if i not in weights], 2)
+            weights.setdefault(a, -10)
+            weights.setdefault(b, -1)
+            continue
+        else:
+            cells = rng.sample(range(n * n), rng.randint(1, 4))
+        w = rng.choice([1, 1, 1, 2, -1])
+        for i in cells:
+            weights.setdefault(i, w)
+    terms = tuple(weights.items())
+    return Sum(terms, (0,))
+
+
+def _with_targets(rng: random.Random, s: Sum, grid: tuple[int, ...] | None, n: int) -> Sum:
+    low = sum(min(w, n * w) for _, w in s.terms)
+    high = sum(max(w, n * w) for _, w in s.terms)
+    targets = {rng.randint(low, high) for _ in range(rng.randint(1, 3))}
+    if grid is not None:
+        targets.add(sum(w * grid[i] for i, w in s.terms))
+    return Sum(s.terms, tuple(sorted(targets)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_folded_sum_keeps_every_grid_as_written(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = Rules.classic(2, 2)
+    s = _with_targets(rng, _random_sum(rng, rules), rng.choice(GRIDS), 4)
+    short = fold_units(s, rules.unit_cells, 4)
+    assert len(short.terms) <= len(s.terms)
+    assert [short.holds(g) for g in GRIDS] == [s.holds(g) for g in GRIDS]
+
+
+def test_a_shaft_through_whole_rows_folds_to_the_cells_left_over() -> None:
+    rules = Rules.classic(3, 3)
+    # Every cell but the first three, equal to the number the first three read as.
+    s = Sum((*((i, 1) for i in range(3, 81)), (0, -100), (1, -10), (2, -1)), (0,))
+    short = fold_units(s, rules.unit_cells, 9)
+    assert sorted(short.terms) == [(0, -101), (1, -11), (2, -2)]
+    assert short.targets == (-405,)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), givens=st.integers(0, 3))
+def test_random_sums_count_as_brute_force_on_sat_and_cpsat(seed: int, givens: int) -> None:
+    rng = random.Random(seed)
+    rules = Rules.classic(2, 2)
+    model = rng.choice(GRIDS)
+    prims = tuple(
+        _with_targets(rng, _random_sum(rng, rules), model if rng.random() < 0.6 else None, 4)
+        for _ in range(rng.randint(1, 2))
+    )
+    made = rules.with_constraints(_Raw.of(prims))
+    cells = [0] * 16
+    for i in rng.sample(range(16), givens):
+        cells[i] = model[i]
+    keep = [
+        g
+        for g in GRIDS
+        if all(p.holds(g) for p in prims) and all(not v or g[i] == v for i, v in enumerate(cells))
+    ]
+    puzzle = Puzzle(made, tuple(cells))
+    for spec in ("sat", "sat:reduced", "cpsat", "cpsat:boolean"):
+        with create_backend(spec) as engine:
+            assert engine.count(puzzle, limit=300).count == len(keep), (spec, prims)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_sums_on_6x6_agree_with_the_oracle(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = Rules.classic(2, 3)
+    with create_backend("backtrack") as oracle:
+        grid = oracle.solve(Puzzle(rules, (0,) * 36)).solution
+    assert grid is not None
+    model = grid.cells
+    prims = tuple(
+        _with_targets(rng, _random_sum(rng, rules), model, 6) for _ in range(rng.randint(1, 3))
+    )
+    made = rules.with_constraints(_Raw.of(prims))
+    cells = [0] * 36
+    for i in rng.sample(range(36), rng.randint(8, 14)):
+        cells[i] = model[i]
+    puzzle = Puzzle(made, tuple(cells))
+    with create_backend("backtrack") as oracle:
+        expected = oracle.count(puzzle, limit=20).count
+    assert expected >= 1
+    for spec in ("sat", "cpsat", "cpsat:boolean"):
+        with create_backend(spec) as engine:
+            assert engine.count(puzzle, limit=20).count == expected, (spec, prims)
+
+
+#: Published puzzles where long sums decide, each solved in well under 10 s after
+#: the sums were folded (the little killers are in benchmarks/hard_sums.py only).
+HARD = ["iss-3-digit-pill-arrow", "iss-triple-digits"]
+
+
+@pytest.mark.parametrize("pid", HARD)
+@pytest.mark.parametrize("spec", ["sat", "cpsat"])
+def test_published_long_sums_are_unique_with_their_solution(pid: str, spec: str) -> None:
+    import json
+
+    from conftest import DATA
+
+    from cpsudoku.model.fpuzzles import read_fpuzzles
+
+    lines = (DATA / "published" / "fpuzzles.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    row = next(r for r in rows if r["id"] == pid)
+    puzzle = read_fpuzzles(row["fpuzzles"]).puzzle
+    with create_backend(spec) as engine:
+        result = engine.solve(puzzle, time_limit=60)
+    assert result.status.value == "unique", (pid, spec, result.status)
+    assert result.solution is not None
+    assert result.solution.line() == row["solution"]

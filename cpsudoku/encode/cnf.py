@@ -42,6 +42,7 @@ from cpsudoku.encode.sum_clauses import (
     AuxMeaning,
     automaton_clauses,
     count_clauses,
+    fold_units,
     sum_clauses,
 )
 from cpsudoku.model.constraints import Constraint
@@ -443,7 +444,9 @@ def primitive_clauses(
     - a table: a clause per forbidden tuple (up to three cells), else a selector per
       allowed tuple;
     - a sum, an automaton, a count: a layered diagram
-      (:mod:`cpsudoku.encode.sum_clauses`);
+      (:mod:`cpsudoku.encode.sum_clauses`); a sum with whole units read as their
+      totals first (:func:`~cpsudoku.encode.sum_clauses.fold_units`), unless
+      ``meanings`` are asked for (a certificate's sums stay as written);
     - a choice: a selector per branch, one of them chosen, each branch's clauses
       behind its selector.
     """
@@ -479,6 +482,8 @@ def primitive_clauses(
             if isinstance(p, Sum)
             else (automaton_clauses if isinstance(p, Automaton) else count_clauses)
         )
+        if isinstance(p, Sum) and meanings is None:  # solving: whole units as totals
+            p = fold_units(p, rules.unit_cells, n)
         top = writer(p, n, top, written, meanings)  # type: ignore[arg-type]
         if lead:
             out.extend((*lead, *clause) for clause in written)
@@ -701,16 +706,31 @@ def reduced(
         # The constraints' clauses speak of every value of their cells, and the cell
         # clauses above only of the candidates: every other value of those cells is
         # false (a given's own value true), or a model could satisfy a cage with a
-        # value its cell does not hold.
-        for i in sorted({i for c in g.constraints for i in c.cells}):
-            v, keep = cells[i], set(candidates[i])
-            out.extend(
-                (lit,) if d == v else (-lit,)
-                for d in range(1, n + 1)
-                if (lit := i * n + d) not in keep
-            )
+        # value its cell does not hold. So are those of the other cells the clauses
+        # name: a sum read with whole units as their totals (fold_units) names cells
+        # of those units that its rule does not list.
+        listed = {i for c in g.constraints for i in c.cells}
+        _fix_others(sorted(listed), cells, candidates, n, out)
+        start = len(out)
         top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
+        named = {(abs(x) - 1) // n for c in out[start:] for x in c if abs(x) <= n**3}
+        _fix_others(sorted(named - listed), cells, candidates, n, out)
     return Reduced(out, tuple(candidates), top)
+
+
+def _fix_others(
+    some: Iterable[int],
+    cells: Sequence[int],
+    candidates: Sequence[tuple[int, ...]],
+    n: int,
+    out: list[Clause],
+) -> None:
+    """Unit clauses: each cell of ``some`` holds none of its non-candidates (a given: its value)."""
+    for i in some:
+        v, keep = cells[i], set(candidates[i])
+        out.extend(
+            (lit,) if d == v else (-lit,) for d in range(1, n + 1) if (lit := i * n + d) not in keep
+        )
 
 
 def decode_reduced(model: Sequence[int], puzzle: Puzzle, red: Reduced) -> tuple[int, ...]:

@@ -42,7 +42,7 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
 from cpsudoku.encode.cnf import primitive_clauses
-from cpsudoku.encode.sum_clauses import AuxMeaning
+from cpsudoku.encode.sum_clauses import AuxMeaning, folded
 from cpsudoku.model.constraints import digit_sets
 from cpsudoku.model.constraints.cages import set_masks
 from cpsudoku.model.implied import implied_cages
@@ -95,7 +95,9 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         for unit in rules.unit_cells:
             model.add_all_different([cells[i] for i in unit])
         implied = [p for c in implied_cages(rules) for p in c.compile(n)]
-        _IntegerWriter(model, cells, n).add_all((*rules.primitives, *implied))
+        # Sums with whole units read as their totals (the rule of 45, fold_units).
+        prims = folded((*rules.primitives, *implied), rules.unit_cells, n)
+        _IntegerWriter(model, cells, n).add_all(prims)
     elif kind == "boolean":
         write_boolean(model.proto, rules, named=named)
     else:
@@ -237,7 +239,7 @@ def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
     fixed: list[int] = []
     first = count = len(proto.variables)
     implied = [p for c in implied_cages(rules) for p in c.compile(n)]
-    for p in (*rules.primitives, *implied):
+    for p in folded((*rules.primitives, *implied), rules.unit_cells, n):
         if isinstance(p, DigitSets):
             count = _add_cage(add, fixed, p, n, count)
         elif isinstance(p, Table):

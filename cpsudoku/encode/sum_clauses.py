@@ -23,10 +23,10 @@ from the primitive itself and test every clause under that meaning
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-from cpsudoku.model.primitives import Automaton, Count, Sum
+from cpsudoku.model.primitives import Automaton, Count, Primitive, Sum
 
 Clause = tuple[int, ...]
 
@@ -162,3 +162,51 @@ def count_clauses(
         return c2 if c2 <= most else None
 
     return layered_clauses(rule.cells, n, 0, step, counts.__contains__, top, out, meanings, "count")
+
+
+def fold_units(rule: Sum, units: Sequence[Sequence[int]], n: int) -> Sum:
+    """The same sum with whole units read as their totals (the rule of 45).
+
+    Every unit of ``n`` cells holds each value once, so its cells add up to
+    ``n(n+1)/2`` whatever the grid: adding ``c`` times (the unit's cells less that
+    total) to a sum changes no grid's verdict. Greedily, while some unit and ``c``
+    leave fewer cells with a non-zero weight, do it (``c`` the opposite of the weight
+    most of the unit's cells share): an arrow whose shaft runs through whole rows
+    becomes a sum of the few cells left over, a shaft holding most of a row becomes
+    minus the rest of the row. The engines' encodings then see a short sum that the
+    units alone made short, where the long one left that reasoning to search.
+
+    Only for solving: the sum's meaning is the same in every grid that keeps the
+    units, not in every assignment of its own cells, so the certificates (whose
+    checker reads a sum's clauses against the sum alone) keep the sum as written.
+    """
+    weights = dict(rule.terms)
+    shift = 0
+    total = n * (n + 1) // 2
+    whole = [tuple(u) for u in units if len(u) == n]
+    while True:
+        best, best_gain, best_c = None, 0, 0
+        for unit in whole:
+            count: dict[int, int] = {}
+            for i in unit:
+                w = weights.get(i, 0)
+                count[w] = count.get(w, 0) + 1
+            zero = count.pop(0, 0)
+            for w, k in count.items():
+                if k - zero > best_gain:
+                    best, best_gain, best_c = unit, k - zero, -w
+        if best is None:
+            break
+        for i in best:
+            weights[i] = weights.get(i, 0) + best_c
+        shift += best_c * total
+    if not shift and all(weights[i] == w for i, w in rule.terms):
+        return rule
+    order = [i for i, _ in rule.terms] + sorted(set(weights) - set(rule.cells))
+    terms = tuple((i, weights[i]) for i in order if weights[i])
+    return Sum(terms, tuple(sorted({t + shift for t in rule.targets})))
+
+
+def folded(prims: Iterable[Primitive], units: Sequence[Sequence[int]], n: int) -> list[Primitive]:
+    """``prims`` with each sum read through :func:`fold_units` (the others as they are)."""
+    return [fold_units(p, units, n) if isinstance(p, Sum) else p for p in prims]
