@@ -5,7 +5,8 @@ puzzle has none (not unique, or unsolvable: the reason is printed, with the two
 witnesses of a ``multiple`` one), 2 for invalid input, 3 when ``--time-limit`` ran
 out. ``check-certificate`` exits 0 when every check passes, 1 otherwise, each reason
 printed. ``candidates`` exits 0 when the puzzle has a solution, 1 when it has none, 3
-when ``--time-limit`` ran out first (the candidates found by then are printed). Each
+when ``--time-limit`` ran out first (the candidates found by then are printed);
+``--cap N`` adds each candidate's number of solutions, up to N. Each
 shows what it is doing on a progress line while stderr is a terminal (not with
 ``--quiet``).
 """
@@ -164,19 +165,33 @@ def _configure_candidates(p: argparse.ArgumentParser) -> None:
         "seconds for the whole; when they run out the candidates found so far are "
         "printed (each a true one, not necessarily all) and the exit code is 3",
     )
+    p.add_argument(
+        "--cap",
+        type=int,
+        default=1,
+        metavar="N",
+        help="count the solutions holding each candidate, up to N (default 1: only "
+        "whether some solution does; 0: no cap), and print the counts",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _run_candidates(args: argparse.Namespace) -> int:
-    from cpsudoku.evidence.candidates import true_candidates
+    from cpsudoku.evidence.candidates import default_cache
     from cpsudoku.model.forms import parse
 
     check_time_limit_option(args.time_limit)
+    if args.cap < 0:
+        print(
+            f"cpsudoku candidates: --cap must be 0 (no cap) or more, got {args.cap}",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
     spec = backend_spec(args)
     puzzle = parse(puzzle_arg(args), args.box, check=False)
     with progress_bar(progress_wanted(args), None, "call", "candidates") as bar:
         bar.stage(f"candidates ({spec})")
-        found = true_candidates(puzzle, backend=spec, time_limit=args.time_limit)
+        found = default_cache().get(puzzle, cap=args.cap, backend=spec, time_limit=args.time_limit)
     n = found.puzzle.n
     code = EXIT_OK if found.solvable else EXIT_UNSOLVABLE
     if not found.complete:
@@ -191,6 +206,8 @@ def _run_candidates(args: argparse.Namespace) -> int:
                     "complete": found.complete,
                     "ambiguous": [cell_name(i, n) for i in found.ambiguous],
                     "backend": found.backend,
+                    "cap": found.cap,
+                    "counts": list(found.counts),
                     "calls": found.calls,
                     "seconds": round(found.seconds, 6),
                 }
@@ -211,6 +228,11 @@ def _run_candidates(args: argparse.Namespace) -> int:
         return EXIT_UNSOLVABLE
     print(found.pencilmarks())
     print()
+    if found.cap != 1:
+        cap = f"up to {found.cap}" if found.cap else "no cap"
+        print(f"solutions holding each candidate ({cap}; in the order above):")
+        print(found.count_grid())
+        print()
     if not found.complete:
         print(f"incomplete ({found.calls} calls, {found.seconds * 1000:.1f} ms)")
         return code
