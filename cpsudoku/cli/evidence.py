@@ -208,6 +208,7 @@ def _run_candidates(args: argparse.Namespace) -> int:
                     "backend": found.backend,
                     "cap": found.cap,
                     "counts": list(found.counts),
+                    "cached": found.cached,
                     "calls": found.calls,
                     "seconds": round(found.seconds, 6),
                 }

@@ -8,12 +8,13 @@ the cap (as SudokuSolver's f-puzzles integration colours them: 1, 2..cap).
 
 Found by incremental SAT under assumptions: one solver holds the puzzle with its givens
 folded in (:func:`cpsudoku.encode.cnf.reduced`); every model found counts for all its
-cell values, so a value is asked about (one call, assuming it) only when the solutions
-found so far hold it fewer than ``cap`` times. With a cap above 1 each solution found
-is excluded at once by a clause (the negation of its cell values), so every later
-model is a new solution; a value refuted (unsatisfiable under its assumption) becomes a
-unit clause, which helps the later calls: no solution left holds it, and the solutions
-found so far are counted from the set kept aside.
+cell values. One call asks for a solution holding any of the values no solution found
+so far holds (a clause over them, on an activation literal assumed for that call),
+until none does: those values then become unit clauses. With a cap above 1 each
+solution found is excluded at once by a clause (the negation of its cell values), so
+every later model is a new solution, and the calls then ask for one holding any true
+candidate counted fewer than ``cap`` times, until none does. A unique puzzle takes
+two calls (three with a cap).
 
 Any other engine (``backend="cpsat"``, ``"native"``...) answers the same questions
 one solve each: the puzzle with the value asked about placed as one more given,
@@ -179,10 +180,11 @@ def true_candidates(
     values outside it are not asked about.
 
     >>> tc = true_candidates("1..4.....3..2..3")
-    >>> tc.unique, tc.values(1)
-    (False, (2, 3))
-    >>> true_candidates("1..4.....3..2..3", cap=4).count(1, 2)
-    1
+    >>> tc.unique, tc.values(6)
+    (False, (1, 2))
+    >>> counted = true_candidates("1..4.....3..2..3", cap=4)
+    >>> counted.count(6, 1), counted.count(0, 1)
+    (1, 2)
 
     Raises:
         PuzzleError: a malformed puzzle, or givens that clash.
@@ -321,19 +323,46 @@ def _by_sat(
         if not first:
             return answer(solved=False)
         mark(s.get_model())
-        skip = set(ruled_out)
-        for lits in open_cells:
-            for lit in lits:
-                if lit in skip:
-                    continue
-                while counts[lit - 1] < limit:
-                    more = solve([lit])
-                    if more is None:
-                        return answer(complete=False)
-                    if not more:
-                        s.add_clause([-lit])  # no solution left (not yet found) holds it
-                        break
-                    mark(s.get_model())
+        refuted = set(ruled_out)
+
+        def solve_any(lits: list[int]) -> bool | None:
+            """Whether a solution not found before holds one of ``lits``.
+
+            One clause on a fresh activation literal, assumed for one call, then retired.
+            """
+            if len(lits) == 1:
+                return solve(lits)
+            act = s.nof_vars() + 1
+            s.add_clause([-act, *lits])
+            try:
+                return solve([act])
+            finally:
+                s.add_clause([-act])
+
+        # The values no solution found so far holds: a solution holding one of them,
+        # until none is left or no solution holds any (each then a unit clause).
+        while asked := [
+            lit for lits in open_cells for lit in lits if not counts[lit - 1] and lit not in refuted
+        ]:
+            more = solve_any(asked)
+            if more is None:
+                return answer(complete=False)
+            if not more:
+                for lit in asked:
+                    s.add_clause([-lit])
+                break
+            mark(s.get_model())
+        # The counts: a new solution holding a value counted fewer than cap times,
+        # until every true candidate reaches the cap or no new solution holds any.
+        while cap != 1 and (
+            asked := [lit for lits in open_cells for lit in lits if 0 < counts[lit - 1] < limit]
+        ):
+            more = solve_any(asked)
+            if more is None:
+                return answer(complete=False)
+            if not more:
+                break
+            mark(s.get_model())
     return answer()
 
 
