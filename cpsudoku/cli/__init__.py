@@ -74,6 +74,7 @@ COMMANDS: dict[str, Command] = {
         "certify",
         "check-certificate",
         "candidates",
+        "estimate",
         "canon",
         "dedupe",
     )
