@@ -240,3 +240,13 @@ def test_cli_candidates_cap(capsys: pytest.CaptureFixture[str]) -> None:
     record = json.loads(capsys.readouterr().out)
     assert record["cap"] == 1
     assert set(record["counts"]) <= {0, 1}
+
+
+def test_a_complete_grid_counts_one_solution() -> None:
+    grid = cpsudoku.parse("1234341221434321")
+    for cap in (1, 3, 0):
+        for backend in ("sat", "backtrack"):
+            found = true_candidates(grid, cap=cap, backend=backend)
+            assert found.unique
+            assert [found.count(i, v) for i, v in enumerate(grid.cells)] == [1] * 16
+            assert sum(found.counts) == 16

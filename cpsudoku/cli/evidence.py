@@ -330,7 +330,7 @@ COMMANDS: dict[str, Command] = {
         _run_candidates,
     ),
     "estimate": (
-        "estimate the number of solutions (Knuth's random probes), with a 95% interval",
+        "estimate the number of solutions (Knuth's random probes), with a 95%% interval",
         _configure_estimate,
         _run_estimate,
     ),
