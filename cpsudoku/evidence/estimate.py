@@ -3,7 +3,8 @@
 Knuth's estimator (D. E. Knuth, "Estimating the efficiency of backtrack programs",
 Mathematics of Computation 29, 1975) over the reference oracle's search tree: a probe
 walks from the root to a leaf, each node propagated as the oracle propagates it
-(naked and hidden singles, then each rule's narrowing, to a fixpoint), branching on
+(naked and hidden singles, then each rule's narrowing, to a fixpoint: the oracle's
+loop, written out here over the shared kernel of :mod:`cpsudoku.model.candidates`), branching on
 the open cell with the fewest candidates and taking one of its ``k`` values at random.
 The probe's value is the product of the ``k`` met on the way when the leaf is a
 solution, and 0 when it is a contradiction. Every solution is exactly one leaf of
@@ -28,12 +29,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from cpsudoku.model.candidates import Layout
+    from cpsudoku.model.primitives import Primitive
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -134,7 +139,6 @@ class Prober:
 
     def probe(self, rnd: random.Random) -> float:
         """One probe: the product of the branching factors to a solution, or 0."""
-        from cpsudoku.engines.backtrack import _propagate
         from cpsudoku.model.candidates import fill, singles, start
 
         lay = self._lay
@@ -146,7 +150,7 @@ class Prober:
         while True:
             if singles(lay, vals, cand, used, known=known)[1]:
                 return 0.0
-            if constraints and not _propagate(constraints, lay, vals, cand, used, n):
+            if constraints and not _narrow(constraints, lay, vals, cand, used, n):
                 return 0.0
             best, best_mask, best_size = -1, 0, n + 1
             for i, m in enumerate(cand):
@@ -165,6 +169,33 @@ class Prober:
                 m &= m - 1
             fill(lay, vals, cand, used, best, (m & -m).bit_length())
             known = "units"
+
+
+def _narrow(
+    constraints: Sequence[Primitive],
+    lay: Layout,
+    vals: list[int],
+    cand: list[int],
+    used: list[int],
+    n: int,
+) -> bool:
+    """Each primitive's narrowing, and singles again, to a fixpoint; False on a contradiction.
+
+    The oracle's own loop (its search is not split into steps a probe could take).
+    """
+    from cpsudoku.model.candidates import singles
+
+    while True:
+        changed = 0
+        for c in constraints:
+            step = c.narrow(vals, cand, n)
+            if step < 0:
+                return False
+            changed |= step
+        if not changed:
+            return True
+        if singles(lay, vals, cand, used)[1]:
+            return False
 
 
 def estimates(
@@ -193,7 +224,7 @@ def estimates(
         PuzzleError: a malformed puzzle, or givens that clash.
         ValueError: a negative time limit or iterations below 1.
     """
-    from cpsudoku.api import count_solutions
+    from cpsudoku.engines import create_backend
 
     start = time.perf_counter()
     if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
@@ -208,7 +239,7 @@ def estimates(
     if exact:
         budget = EXACT_SECONDS if time_limit is None else min(EXACT_SECONDS, time_limit / 4)
         if budget > 0:
-            counted = count_solutions(p, EXACT_LIMIT, "backtrack", time_limit=budget)
+            counted = create_backend("backtrack").count(p, limit=EXACT_LIMIT, time_limit=budget)
             if counted.complete:
                 yield _exact(counted.count)
                 return
