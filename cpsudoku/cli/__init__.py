@@ -78,6 +78,7 @@ COMMANDS: dict[str, Command] = {
         "certify",
         "check-certificate",
         "candidates",
+        "estimate",
         "canon",
         "dedupe",
         "serve",

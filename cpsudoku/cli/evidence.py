@@ -1,11 +1,14 @@
-"""The evidence commands: ``certify``, ``check-certificate`` and ``candidates``.
+"""The evidence commands: ``certify``, ``check-certificate``, ``candidates``, ``estimate``.
 
 ``certify`` exits 0 when the certificate is written and its proof accepted, 1 when the
 puzzle has none (not unique, or unsolvable: the reason is printed, with the two
 witnesses of a ``multiple`` one), 2 for invalid input, 3 when ``--time-limit`` ran
 out. ``check-certificate`` exits 0 when every check passes, 1 otherwise, each reason
 printed. ``candidates`` exits 0 when the puzzle has a solution, 1 when it has none, 3
-when ``--time-limit`` ran out first (the candidates found by then are printed). Each
+when ``--time-limit`` ran out first (the candidates found by then are printed);
+``--cap N`` adds each candidate's number of solutions, up to N. ``estimate`` prints
+a line per update on stderr and the last on stdout; it exits 0, or 1 when the puzzle
+is counted exactly and has no solution. Each
 shows what it is doing on a progress line while stderr is a terminal (not with
 ``--quiet``).
 """
@@ -16,6 +19,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from cpsudoku.cli.common import (
     EXIT_INVALID,
@@ -35,6 +39,9 @@ from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
 from cpsudoku.model.constraints import cell_name
 from cpsudoku.model.result import Status
 from cpsudoku.model.words import count_of
+
+if TYPE_CHECKING:
+    from cpsudoku.evidence.estimate import Estimate
 
 
 def _add_run_options(p: argparse.ArgumentParser, engine_help: str) -> None:
@@ -166,19 +173,33 @@ def _configure_candidates(p: argparse.ArgumentParser) -> None:
         "seconds for the whole; when they run out the candidates found so far are "
         "printed (each a true one, not necessarily all) and the exit code is 3",
     )
+    p.add_argument(
+        "--cap",
+        type=int,
+        default=1,
+        metavar="N",
+        help="count the solutions holding each candidate, up to N (default 1: only "
+        "whether some solution does; 0: no cap), and print the counts",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _run_candidates(args: argparse.Namespace) -> int:
-    from cpsudoku.evidence.candidates import true_candidates
+    from cpsudoku.evidence.candidates import default_cache
     from cpsudoku.model.forms import parse
 
     check_time_limit_option(args.time_limit)
+    if args.cap < 0:
+        print(
+            f"cpsudoku candidates: --cap must be 0 (no cap) or more, got {args.cap}",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
     spec = backend_spec(args)
     puzzle = parse(puzzle_arg(args), args.box, check=False)
     with progress_bar(progress_wanted(args), None, "call", "candidates") as bar:
         bar.stage(f"candidates ({spec})")
-        found = true_candidates(puzzle, backend=spec, time_limit=args.time_limit)
+        found = default_cache().get(puzzle, cap=args.cap, backend=spec, time_limit=args.time_limit)
     n = found.puzzle.n
     code = EXIT_OK if found.solvable else EXIT_UNSOLVABLE
     if not found.complete:
@@ -193,6 +214,9 @@ def _run_candidates(args: argparse.Namespace) -> int:
                     "complete": found.complete,
                     "ambiguous": [cell_name(i, n) for i in found.ambiguous],
                     "backend": found.backend,
+                    "cap": found.cap,
+                    "counts": list(found.counts),
+                    "cached": found.cached,
                     "calls": found.calls,
                     "seconds": round(found.seconds, 6),
                 }
@@ -213,6 +237,11 @@ def _run_candidates(args: argparse.Namespace) -> int:
         return EXIT_UNSOLVABLE
     print(found.pencilmarks())
     print()
+    if found.cap != 1:
+        cap = f"up to {found.cap}" if found.cap else "no cap"
+        print(f"solutions holding each candidate ({cap}; in the order above):")
+        print(found.count_grid())
+        print()
     if not found.complete:
         print(f"incomplete ({count_of(found.calls, 'call')}, {found.seconds * 1000:.1f} ms)")
         return code
@@ -231,6 +260,62 @@ def _run_candidates(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: The time ``estimate`` runs with neither ``--time-limit`` nor ``--iterations``.
+ESTIMATE_SECONDS = 5.0
+
+
+def _configure_estimate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+    add_box_options(p)
+    add_setter_options(p)
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="S",
+        help=f"seconds of probing (default {ESTIMATE_SECONDS:g} when --iterations is not given)",
+    )
+    p.add_argument("--iterations", type=int, metavar="N", help="stop after N probes")
+    p.add_argument("--seed", type=int, help="seed of the random probes (repeatable runs)")
+    p.add_argument("--json", action="store_true", help="print JSON objects")
+    p.add_argument("--quiet", action="store_true", help="no update lines on stderr")
+
+
+def _estimate_line(e: Estimate) -> str:
+    """One estimate in words."""
+    if e.exact:
+        return f"exactly {e.estimate:.0f} solutions (counted)"
+    return (
+        f"about {e.estimate:.6g} solutions (stderr {e.stderr:.3g}, 95% interval "
+        f"{e.ci95_lower:.6g} to {e.ci95_upper:.6g}, relative error "
+        f"{e.rel_err_percent:.2f}%, {e.iterations} probes)"
+    )
+
+
+def _run_estimate(args: argparse.Namespace) -> int:
+    from cpsudoku.evidence.estimate import estimates
+    from cpsudoku.model.forms import parse
+
+    check_time_limit_option(args.time_limit)
+    if args.iterations is not None and args.iterations < 1:
+        print(
+            f"cpsudoku estimate: --iterations must be 1 or more, got {args.iterations}",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    seconds = args.time_limit
+    if seconds is None and args.iterations is None:
+        seconds = ESTIMATE_SECONDS
+    puzzle = parse(puzzle_arg(args), args.box, check=False)
+    last = None
+    for last in estimates(puzzle, seed=args.seed, time_limit=seconds, iterations=args.iterations):
+        if not args.quiet:
+            line = json.dumps(last.to_dict()) if args.json else _estimate_line(last)
+            print(line, file=sys.stderr, flush=True)
+    assert last is not None  # estimates yields at least once
+    print(json.dumps(last.to_dict()) if args.json else _estimate_line(last))
+    return EXIT_UNSOLVABLE if last.exact and last.estimate == 0 else EXIT_OK
+
+
 #: This module's commands: name -> (help, configure, run).
 COMMANDS: dict[str, Command] = {
     "certify": (
@@ -247,5 +332,10 @@ COMMANDS: dict[str, Command] = {
         "the true candidates of each cell: the values some solution holds there",
         _configure_candidates,
         _run_candidates,
+    ),
+    "estimate": (
+        "estimate the number of solutions (Knuth's random probes), with a 95%% interval",
+        _configure_estimate,
+        _run_estimate,
     ),
 }
