@@ -12,7 +12,6 @@ the engines, so that a job ends on its own with an honest ``timeout``.
 from __future__ import annotations
 
 import base64
-import inspect
 import io
 import json
 import random
@@ -22,6 +21,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from cpsudoku.evidence.candidates import CandidateCache, TrueCandidates
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, UnsupportedRulesError
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Status
@@ -137,51 +137,23 @@ def _invalid(message: str) -> dict[str, Any]:
     return {"type": "invalid", "message": message}
 
 
-def true_candidates_with(puzzle: Puzzle, cap: int, time_limit: float | None) -> Any:
-    """True candidates with counts up to ``cap``, as far as the library offers them.
+def true_candidates_with(puzzle: Puzzle, cap: int, time_limit: float | None) -> TrueCandidates:
+    """True candidates with counts up to ``cap`` (``counts``, index ``cell * n + value - 1``).
 
-    Returns the :class:`~cpsudoku.evidence.candidates.TrueCandidates`. The counts
-    (``counts``, index ``cell * n + value - 1``) come from the library when it
-    counts per candidate; otherwise a cap above 1 raises ValueError (the counts are
-    not available), never a made-up count.
+    Answered by the worker's :class:`~cpsudoku.evidence.candidates.CandidateCache`: an
+    unchanged puzzle at once, an extended one from the values its earlier answer ruled
+    out.
     """
-    from cpsudoku.evidence import candidates as tc
-
-    params = inspect.signature(tc.true_candidates).parameters
-    if "cap" in params:
-        cache = _candidate_cache()
-        if cache is not None:
-            return cache.get(puzzle, cap=cap, time_limit=time_limit)
-        counting: Any = tc.true_candidates  # the signature with cap= (newer library)
-        return counting(puzzle, cap=cap, time_limit=time_limit)
-    if cap > 1:
-        raise ValueError(
-            "solution counts per candidate are not available in this version; turn off "
-            "the Solution Count setting"
-        )
-    return tc.true_candidates(puzzle, time_limit=time_limit)
+    return _CACHE.get(puzzle, cap=cap, time_limit=time_limit)
 
 
-_CACHE: list[Any] = []
+#: The worker's true-candidate cache (one per worker process, for its life).
+_CACHE = CandidateCache()
 
 
-def _candidate_cache() -> Any:
-    """The worker's true-candidate cache, when the library has one (else None)."""
-    if not _CACHE:
-        from cpsudoku.evidence import candidates as tc
-
-        cls = getattr(tc, "CandidateCache", None)
-        _CACHE.append(cls() if cls is not None else None)
-    return _CACHE[0]
-
-
-def candidate_counts(found: Any) -> list[int]:
+def candidate_counts(found: TrueCandidates) -> list[int]:
     """Per candidate (index ``cell * n + value - 1``) its solution count, 0 if none."""
-    counts = getattr(found, "counts", None)
-    if counts:
-        return [int(c) for c in counts]
-    n = found.puzzle.n
-    return [m >> d & 1 for m in found.masks for d in range(n)]
+    return [int(c) for c in found.counts]
 
 
 def _ws_true_candidates(puzzle: Puzzle, cap: int, time_limit: float) -> dict[str, Any]:
@@ -307,11 +279,8 @@ def _ws_count(puzzle: Puzzle, limit: int, time_limit: float) -> Messages:
 
 
 def _ws_estimate(puzzle: Puzzle, time_limit: float) -> Messages:
-    try:
-        from cpsudoku.evidence.estimate import estimates  # type: ignore[import-not-found]
-    except ImportError:
-        yield _invalid("A solution-count estimate is not available in this version of cpsudoku.")
-        return
+    from cpsudoku.evidence.estimate import estimates
+
     for estimate in estimates(puzzle, time_limit=time_limit):
         yield {"type": "estimate", **estimate.to_dict()}
 
