@@ -136,7 +136,7 @@ def decompress(payload: str, what: str) -> str:
     """
     # SudokuPad's reader's own decompressor: the lzstring package's looks each
     # character up in its alphabet anew, which made it most of a link's reading time.
-    from cpsudoku.model.sudokupad import decompress as lz_decompress
+    from cpsudoku.model.lzstring import decompress as lz_decompress
 
     try:
         decoded = lz_decompress(payload)

@@ -70,7 +70,7 @@ def fpuzzles_data(data: object) -> dict[str, Any]:
     Raises:
         PuzzleError: ``data`` is not a string that decompresses to an f-puzzles object.
     """
-    from cpsudoku.model.sudokupad import decompress
+    from cpsudoku.model.lzstring import decompress
 
     if not isinstance(data, str) or not data:
         raise PuzzleError("the request has no data: send the puzzle as f-puzzles data")
