@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
-from cpsudoku.model.candidates import Layout, fill, layout, singles, start
+from cpsudoku.model.candidates import fill, layout, propagate, singles, start
 from cpsudoku.model.primitives import Primitive
 from cpsudoku.model.puzzle import Puzzle
 
@@ -81,7 +81,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             break
         if singles(lay, vals, cand, used, known="units" if guessed else "none")[1]:
             continue  # a contradiction
-        if constraints and not _propagate(constraints, lay, vals, cand, used, n):
+        if constraints and not propagate(constraints, lay, vals, cand, used, n):
             continue  # a cage (or another constraint) cannot be kept
         if not any(cand):  # no open cell left: solved
             found.count += 1
@@ -160,31 +160,6 @@ def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
         found.exhausted = True
     found.stats = {"nodes": nodes, "guesses": nodes}
     return found
-
-
-def _propagate(
-    constraints: Sequence[Primitive],
-    lay: Layout,
-    vals: list[int],
-    cand: list[int],
-    used: list[int],
-    n: int,
-) -> bool:
-    """Each primitive's narrowing, and singles again, to a fixpoint.
-
-    False on a contradiction.
-    """
-    while True:
-        changed = 0
-        for c in constraints:
-            step = c.narrow(vals, cand, n)
-            if step < 0:
-                return False
-            changed |= step
-        if not changed:
-            return True
-        if singles(lay, vals, cand, used)[1]:
-            return False
 
 
 def _keeps(constraints: Sequence[Primitive], vals: list[int], i: int, v: int, n: int) -> bool:

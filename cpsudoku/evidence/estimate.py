@@ -29,16 +29,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
-
-if TYPE_CHECKING:
-    from cpsudoku.model.candidates import Layout
-    from cpsudoku.model.primitives import Primitive
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -139,7 +135,7 @@ class Prober:
 
     def probe(self, rnd: random.Random) -> float:
         """One probe: the product of the branching factors to a solution, or 0."""
-        from cpsudoku.model.candidates import fill, singles, start
+        from cpsudoku.model.candidates import fill, propagate, singles, start
 
         lay = self._lay
         constraints = self._constraints
@@ -150,7 +146,7 @@ class Prober:
         while True:
             if singles(lay, vals, cand, used, known=known)[1]:
                 return 0.0
-            if constraints and not _narrow(constraints, lay, vals, cand, used, n):
+            if constraints and not propagate(constraints, lay, vals, cand, used, n):
                 return 0.0
             best, best_mask, best_size = -1, 0, n + 1
             for i, m in enumerate(cand):
@@ -169,33 +165,6 @@ class Prober:
                 m &= m - 1
             fill(lay, vals, cand, used, best, (m & -m).bit_length())
             known = "units"
-
-
-def _narrow(
-    constraints: Sequence[Primitive],
-    lay: Layout,
-    vals: list[int],
-    cand: list[int],
-    used: list[int],
-    n: int,
-) -> bool:
-    """Each primitive's narrowing, and singles again, to a fixpoint; False on a contradiction.
-
-    The oracle's own loop (its search is not split into steps a probe could take).
-    """
-    from cpsudoku.model.candidates import singles
-
-    while True:
-        changed = 0
-        for c in constraints:
-            step = c.narrow(vals, cand, n)
-            if step < 0:
-                return False
-            changed |= step
-        if not changed:
-            return True
-        if singles(lay, vals, cand, used)[1]:
-            return False
 
 
 def estimates(

@@ -19,11 +19,15 @@ same on whole arrays of puzzles at once, and stays separate: it works on arrays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cpsudoku.model.rules import Rules
+
+if TYPE_CHECKING:
+    from cpsudoku.model.primitives import Primitive
 
 #: What :func:`singles` may assume of ``cand`` when it starts: ``"exact"``, every open
 #: cell's possible values; ``"units"``, those values, but values placed since (by
@@ -262,6 +266,32 @@ def singles(
         fresh = False
         if not progress:
             return placed, False
+
+
+def propagate(
+    constraints: Sequence[Primitive],
+    lay: Layout,
+    vals: list[int],
+    cand: list[int],
+    used: list[int],
+    n: int,
+) -> bool:
+    """Each primitive's narrowing, and singles again, to a fixpoint.
+
+    False on a contradiction. The oracle's propagation, shared with the estimator's
+    probes.
+    """
+    while True:
+        changed = 0
+        for c in constraints:
+            step = c.narrow(vals, cand, n)
+            if step < 0:
+                return False
+            changed |= step
+        if not changed:
+            return True
+        if singles(lay, vals, cand, used)[1]:
+            return False
 
 
 def singles_stepwise(
