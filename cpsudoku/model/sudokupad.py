@@ -35,7 +35,7 @@ import math
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlparse
@@ -1313,19 +1313,28 @@ def _read_cages(obj: Mapping[str, Any], reading: _Reading) -> None:
         reading.rule(spec, label, "cage")
 
 
+def _drawn(
+    obj: Mapping[str, Any], key: str, reading: _Reading
+) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The non-empty items of the list ``obj[key]``, each named (``"line 3"``).
+
+    A value that is no list is noted as unread, never a traceback.
+    """
+    items = obj.get(key) or []
+    if not isinstance(items, list):
+        reading.unread.append(f"SudokuPad {key} that are not a list")
+        return
+    for k, item in enumerate(items):
+        if isinstance(item, Mapping) and item != {}:
+            yield f"{key[:-1]} {k + 1}", item
+
+
 def _elements(obj: Mapping[str, Any], reading: _Reading) -> tuple[list[_Line], list[_Shape]]:
     """The visible lines, arrows and shapes (overlays and underlays), normalised."""
     lines: list[_Line] = []
     shapes: list[_Shape] = []
     for key in ("lines", "arrows"):
-        items = obj.get(key) or []
-        if not isinstance(items, list):
-            reading.unread.append(f"SudokuPad {key} that are not a list")
-            continue
-        for k, item in enumerate(items):
-            what = f"{key[:-1]} {k + 1}"
-            if not isinstance(item, Mapping) or item == {}:
-                continue
+        for what, item in _drawn(obj, key, reading):
             points = [_point(p) for p in _listed(item.get("wayPoints"))]
             opacity = _number(item.get("opacity"))
             rgb = colour(item.get("color"), 1.0 if opacity is None else opacity)
@@ -1338,14 +1347,7 @@ def _elements(obj: Mapping[str, Any], reading: _Reading) -> tuple[list[_Line], l
             clean = [p for p in points if p is not None]
             lines.append(_Line(clean, rgb, width or 1.0, key == "arrows", what))
     for key in ("underlays", "overlays"):
-        items = obj.get(key) or []
-        if not isinstance(items, list):
-            reading.unread.append(f"SudokuPad {key} that are not a list")
-            continue
-        for k, item in enumerate(items):
-            what = f"{key[:-1]} {k + 1}"
-            if not isinstance(item, Mapping) or item == {}:
-                continue
+        for what, item in _drawn(obj, key, reading):
             text = item.get("text")
             text = "" if text is None else str(text).strip()
             fill = colour(item.get("backgroundColor"))
