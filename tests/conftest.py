@@ -144,3 +144,23 @@ GRIDS_4X4 = [
         for bc in (0, 2)
     )
 ]
+
+
+# ------------------------------------------------------------------ the slow tests
+
+#: Test ids run only with ``-m slow`` (see the file's header).
+SLOW_TESTS = ROOT / "tests" / "slow_tests.txt"
+
+
+def slow_test_ids() -> set[str]:
+    """The ids listed in :data:`SLOW_TESTS` (comments and blank lines skipped)."""
+    lines = SLOW_TESTS.read_text().splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the listed tests ``slow``: the default run leaves them out (pyproject.toml)."""
+    slow = slow_test_ids()
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
