@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
@@ -28,12 +28,14 @@ from cpsudoku.engines.base import Backend
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
-from cpsudoku.model.result import Result, Status
+from cpsudoku.model.result import PendingGrid, Result, Status, bulk_result
 from cpsudoku.model.rules import SYMBOLS, Rules
 from cpsudoku.model.verify import is_solution
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from cpsudoku.datasets import bulk_logic
 
 
 #: Backend name of the rows the whole-array logic pass decided.
@@ -227,23 +229,52 @@ def _finish_row(record: Record, result: Result, options: SolveOptions) -> Row:
     return (result.status.value, solution, result.backend, result.seconds, "; ".join(notes))
 
 
-def _logic_rows(
-    records: Sequence[Record],
-    options: SolveOptions,
-    rows: list[Row | None],
-    reduced: dict[int, Puzzle],
-) -> None:
-    """Fill ``rows`` for the records the whole-array logic pass decides.
+class _Decided(NamedTuple):
+    """What a bulk pass decided for one block of one-line puzzles sharing their rules.
 
-    Records are grouped by rules (from ``--box`` or their length); undecided ones
-    get their reduced puzzle in ``reduced``. Records the bulk parser cannot read
-    (other text forms, bad input) are left to the per-record path, which parses them
-    or says precisely what is wrong.
+    Batch rows (:func:`_logic_rows`) and Results (:func:`solve_puzzles`) are both
+    built from it, so a line gets the same answer either way.
+
+    Attributes:
+        rules: the rules of every puzzle of the block.
+        backend: the pass that decided: :data:`NATIVE` or :data:`LOGIC`.
+        members: the positions, in the chunk, of the block's puzzles.
+        codes: per puzzle, its entry in ``outcomes``.
+        outcomes: per code, the status and the error text; None where the pass leaves
+            the puzzle to the engine (a clash to name, the node budget spent, open cells).
+        solved: the indices (into ``members``) of the puzzles with a solution.
+        solutions: their solutions, a row each, every one checked by the bulk verifier.
+        seconds: the pass's time per puzzle.
+        nodes: the compiled engine's search nodes per puzzle (None for the logic pass).
+        guesses: its branch choices per puzzle (None for the logic pass).
+    """
+
+    rules: Rules
+    backend: str
+    members: list[int]
+    codes: list[int]
+    outcomes: Sequence[tuple[Status, str] | None]
+    solved: np.ndarray
+    solutions: np.ndarray
+    seconds: float
+    nodes: np.ndarray | None = None
+    guesses: np.ndarray | None = None
+
+
+def _bulk_passes(
+    texts: Sequence[str | None], options: SolveOptions, reduced: dict[int, Puzzle]
+) -> Iterator[_Decided]:
+    """Run the bulk passes over a chunk's one-line puzzles, one block per rules.
+
+    ``texts`` holds the puzzle text at each position of the chunk, None where there is
+    none to read (a record the reader could not read, an input that is no text).
+    Puzzles are grouped by rules (from ``--box`` or their length, or a JSON record's
+    own regions); puzzles the logic pass leaves undecided get their reduced puzzle in
+    ``reduced``. Texts the bulk parser cannot read (other text forms, bad input) are
+    left to the per-puzzle path, which parses them or says precisely what is wrong.
     """
     # Imported here, with numpy, so that a single solve or a batch without the pass
     # does not pay for numpy's import (a tenth of a second at every command).
-    import numpy as np
-
     from cpsudoku.datasets import bulk_logic
 
     if options.symbols is not None and not options.symbols.isascii():
@@ -255,70 +286,86 @@ def _logic_rows(
     groups: dict[Rules, list[int]] = {}
     inner: dict[int, str] = {}  # a JSON record's puzzle text, by record
     seen: dict[str, Rules | None] = {}
-    for k, record in enumerate(records):
-        if record.error:
+    for k, text in enumerate(texts):
+        if text is None:
             continue
-        if record.puzzle.startswith("{"):
-            found = _regions_only(record.puzzle, seen)
+        if text.startswith("{"):
+            found = _regions_only(text, seen)
             if found is not None:  # a jigsaw, Sudoku X...: the pass takes its units
                 groups.setdefault(found[0], []).append(k)
                 inner[k] = found[1]
             continue
-        by_length.setdefault(len(record.puzzle), []).append(k)
+        by_length.setdefault(len(text), []).append(k)
     for length, members in by_length.items():
         g = fixed or _geometry_of_length(length)
         if g is not None:
             groups.setdefault(g, []).extend(members)
     for g, members in groups.items():
         start = time.perf_counter()
+        block_texts = [inner[k] if k in inner else texts[k] for k in members]
         values, ok = bulk_logic.parse_block(
-            [inner.get(k, records[k].puzzle) for k in members], g, options.symbols
-        )
+            cast("list[str]", block_texts), g, options.symbols
+        )  # members hold texts only
         chosen = [k for k, good in zip(members, ok.tolist(), strict=True) if good]
         if not chosen:
             continue
         block = values[ok]
         if _native_pass(options, g):
-            _native_rows(records, chosen, block, g, options, rows, start)
+            yield _native_block(chosen, block, g, options, start)
             continue
         plan = bulk_logic.pass_plan(g)
-        if plan is bulk_logic.PassPlan.OFF:
-            continue
-        result = bulk_logic.presolve(block, g, locked=plan is bulk_logic.PassPlan.FULL)
-        status = result.status
-        unique_rows = np.flatnonzero(status == bulk_logic.UNIQUE)
-        texts = bulk_logic.format_block(result.solutions[unique_rows], g, options.symbols)
-        seconds = (time.perf_counter() - start) / len(chosen)
-        solved = Status.UNIQUE if options.unique else Status.SOLVED
-        for j, text in zip(unique_rows.tolist(), texts, strict=True):
-            k = chosen[j]
-            rows[k] = _pass_row(records[k], solved, text, g, seconds, options, LOGIC)
-        for j in np.flatnonzero(status == bulk_logic.UNSOLVABLE).tolist():
-            k = chosen[j]
-            rows[k] = _pass_row(records[k], Status.UNSOLVABLE, "", g, seconds, options, LOGIC)
-        open_rows = np.flatnonzero(status == bulk_logic.UNDECIDED)
-        if open_rows.size:
-            # For undecided rows the pass returns the grid with its placements made:
-            # same solutions as the input, fewer open cells for the engine.
-            forced = result.solutions[open_rows]
-            for j, cells in zip(open_rows.tolist(), forced.tolist(), strict=True):
-                reduced[chosen[j]] = Puzzle(g, tuple(cells))
+        if plan is not bulk_logic.PassPlan.OFF:
+            yield _logic_block(chosen, block, g, options, start, plan, reduced)
 
 
-def _native_rows(
-    records: Sequence[Record],
+def _logic_block(
     chosen: list[int],
     block: np.ndarray,
     g: Rules,
     options: SolveOptions,
-    rows: list[Row | None],
     start: float,
-) -> None:
-    """Fill ``rows`` for the records of ``block`` the compiled engine decides.
+    plan: bulk_logic.PassPlan,
+    reduced: dict[int, Puzzle],
+) -> _Decided:
+    """The whole-array logic pass over ``block``; undecided puzzles go to ``reduced``."""
+    import numpy as np
 
-    Clashing givens and puzzles beyond the node budget are left (as None) to the
-    per-record path: the engine there names the clash, or solves what the compiled
-    search could not within its budget.
+    from cpsudoku.datasets import bulk_logic
+
+    result = bulk_logic.presolve(block, g, locked=plan is bulk_logic.PassPlan.FULL)
+    status = result.status
+    unique_rows = np.flatnonzero(status == bulk_logic.UNIQUE)
+    open_rows = np.flatnonzero(status == bulk_logic.UNDECIDED)
+    if open_rows.size:
+        # For undecided rows the pass returns the grid with its placements made:
+        # same solutions as the input, fewer open cells for the engine.
+        forced = result.solutions[open_rows]
+        for j, cells in zip(open_rows.tolist(), forced.tolist(), strict=True):
+            reduced[chosen[j]] = Puzzle(g, tuple(cells))
+    outcomes: list[tuple[Status, str] | None] = [None] * 4
+    outcomes[bulk_logic.UNIQUE] = (Status.UNIQUE if options.unique else Status.SOLVED, "")
+    outcomes[bulk_logic.UNSOLVABLE] = (Status.UNSOLVABLE, "")
+    seconds = (time.perf_counter() - start) / len(chosen)
+    return _Decided(
+        g,
+        LOGIC,
+        chosen,
+        status.tolist(),
+        outcomes,
+        unique_rows,
+        result.solutions[unique_rows],
+        seconds,
+    )
+
+
+def _native_block(
+    chosen: list[int], block: np.ndarray, g: Rules, options: SolveOptions, start: float
+) -> _Decided:
+    """The compiled engine's bulk pass over ``block``, one C call, its solutions verified.
+
+    Clashing givens and puzzles beyond the node budget have no outcome: the per-record
+    path takes them (the engine there names the clash, or solves what the compiled
+    search could not within its budget).
     """
     import numpy as np
 
@@ -333,22 +380,37 @@ def _native_rows(
         budget=options.native_budget or native_budget(g),
     )
     solved = found.count > 0
-    checked = bulk_logic.verify_block(block[solved], found.solutions[solved], g)
+    solutions = found.solutions[solved]
+    checked = bulk_logic.verify_block(block[solved], solutions, g)
     if not checked.all():
         bad = chosen[int(np.flatnonzero(solved)[np.flatnonzero(~checked)[0]])]
         raise SolverError(f"native returned an invalid solution for record {bad}")
-    texts = bulk_logic.format_block(found.solutions[solved], g, options.symbols)
-    if len(texts) < len(chosen):  # rows without a solution write none
-        spread = [""] * len(chosen)
-        for j, text in zip(np.flatnonzero(solved).tolist(), texts, strict=True):
-            spread[j] = text
-        texts = spread
     seconds = (time.perf_counter() - start) / len(chosen)
-    one = Status.UNIQUE if options.unique else Status.SOLVED
+    codes = (3 * found.status.astype(np.intp) + found.count).tolist()
+    return _Decided(
+        g,
+        NATIVE,
+        chosen,
+        codes,
+        _native_outcomes(options.unique),
+        np.flatnonzero(solved),
+        solutions,
+        seconds,
+        found.nodes,
+        found.guesses,
+    )
+
+
+@cache
+def _native_outcomes(unique: bool) -> tuple[tuple[Status, str] | None, ...]:
+    """How a compiled search ended, as ``3 * end + solutions found``, -> status and error.
+
+    A clash to name, or the budget spent, has none: the engine takes those puzzles.
+    """
+    from cpsudoku.engines import native
+
+    one = Status.UNIQUE if unique else Status.SOLVED
     late = (Status.TIMEOUT, "time limit reached")
-    # How the search ended and the solutions it found, as ``3 * status + count`` ->
-    # the row's status and error. A clash to name, or the budget spent, has none: the
-    # engine takes those records.
     outcomes: list[tuple[Status, str] | None] = [None] * (3 * native.ENDS)
     for (end, count), outcome in {
         (native.DONE, 0): (Status.UNSOLVABLE, ""),
@@ -359,19 +421,40 @@ def _native_rows(
         (native.TIMEOUT, 1): late,
     }.items():
         outcomes[3 * end + count] = outcome
-    plain = {outcome: (outcome[0].value, outcome[1]) for outcome in outcomes if outcome}
-    codes = (3 * found.status.astype(np.intp) + found.count).tolist()
+    return tuple(outcomes)
+
+
+def _logic_rows(
+    records: Sequence[Record],
+    options: SolveOptions,
+    rows: list[Row | None],
+    reduced: dict[int, Puzzle],
+) -> None:
+    """Fill ``rows`` for the records the bulk passes decide (see :func:`_bulk_passes`)."""
+    from cpsudoku.datasets import bulk_logic
+
+    texts = [None if record.error else record.puzzle for record in records]
     checks = bool(options.verify_with)
-    for k, code, text in zip(chosen, codes, texts, strict=True):
-        outcome = outcomes[code]
-        if outcome is None:
-            continue
-        if checks or records[k].solution:
-            status, error = outcome
-            rows[k] = _pass_row(records[k], status, text, g, seconds, options, NATIVE, error)
-        else:  # the plain row of _pass_row, built here: a million times on big files
-            value, error = plain[outcome]
-            rows[k] = (value, text, NATIVE, seconds, error)
+    for decided in _bulk_passes(texts, options, reduced):
+        g, backend, members = decided.rules, decided.backend, decided.members
+        solutions = bulk_logic.format_block(decided.solutions, g, options.symbols)
+        if len(solutions) < len(members):  # rows without a solution write none
+            spread = [""] * len(members)
+            for j, text in zip(decided.solved.tolist(), solutions, strict=True):
+                spread[j] = text
+            solutions = spread
+        seconds, outcomes = decided.seconds, decided.outcomes
+        plain = {outcome: (outcome[0].value, outcome[1]) for outcome in outcomes if outcome}
+        for k, code, text in zip(members, decided.codes, solutions, strict=True):
+            outcome = outcomes[code]
+            if outcome is None:
+                continue
+            if checks or records[k].solution:
+                status, error = outcome
+                rows[k] = _pass_row(records[k], status, text, g, seconds, options, backend, error)
+            else:  # the plain row of _pass_row, built here: a million times on big files
+                value, error = plain[outcome]
+                rows[k] = (value, text, backend, seconds, error)
 
 
 def _pass_row(
@@ -436,31 +519,66 @@ def _geometry_of_length(length: int) -> Rules | None:
 def solve_puzzles(puzzles: Sequence[PuzzleLike], options: SolveOptions) -> list[Result]:
     """Solve a chunk of puzzles into Results (runs inside a worker).
 
-    Text puzzles go through the whole-array logic pass first when
-    ``options.presolve`` is set, exactly as in :func:`solve_records`.
+    With ``options.presolve``, the one-line text puzzles go through the bulk passes
+    first, as in :func:`solve_records`: a block of them per call, and their Results
+    built from the pass's arrays (no Puzzle parsed per line). The engine solves the
+    rest one by one: other forms and objects, what the passes leave, and the
+    ``multiple`` puzzles, whose two witnesses the bulk pass does not give.
     """
-    rows: list[Row | None] = [None] * len(puzzles)
+    results: list[Result | None] = [None] * len(puzzles)
     reduced: dict[int, Puzzle] = {}
     if options.presolve:
-        records = [
-            Record(k, p.strip() if isinstance(p, str) else "") for k, p in enumerate(puzzles)
-        ]
-        _logic_rows(records, options, rows, reduced)
-    results = []
-    for k, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True)):
-        if row is None:
-            # A puzzle the logic pass left undecided has givens known not to clash.
-            results.append(_solve_one(reduced.get(k, puzzle), options, checked=k in reduced))
-        elif row[0] == Status.MULTIPLE.value:
-            # The bulk pass reports one solution: the engine gives the two witnesses.
-            results.append(_solve_one(puzzle, options))
-        else:
-            status, text, backend, seconds, _error = row
-            solution = (
-                parse(text, options.rules, check=False, symbols=options.symbols) if text else None
-            )
-            results.append(Result(Status(status), solution, backend, seconds))
-    return results
+        texts = [p.strip() if isinstance(p, str) else None for p in puzzles]
+        for decided in _bulk_passes(texts, options, reduced):
+            _pass_results(decided, results)
+    return [
+        # A puzzle the logic pass left undecided has givens known not to clash.
+        _solve_one(reduced.get(k, puzzle), options, checked=k in reduced)
+        if result is None
+        else result
+        for k, (puzzle, result) in enumerate(zip(puzzles, results, strict=True))
+    ]
+
+
+def _pass_results(decided: _Decided, results: list[Result | None]) -> None:
+    """Fill ``results`` for the puzzles a bulk pass decided, built in bulk from its arrays.
+
+    The values are those of a Result built the usual way: the solution a Puzzle of
+    the block's rules, the error text and stats the engine gives one puzzle at a time
+    (the compiled engine's nodes and guesses; none for the logic pass). But each
+    solution stays a row of bytes until it is read (:class:`PendingGrid`), and the
+    Results are made without their constructor (:func:`bulk_result`): a Puzzle per
+    line and the constructor's checks cost a third of the compiled search of a clue17
+    puzzle. A ``multiple`` puzzle is left out: the engine finds its two witnesses.
+    """
+    import numpy as np
+
+    g, backend, seconds, outcomes = (
+        decided.rules,
+        decided.backend,
+        decided.seconds,
+        decided.outcomes,
+    )
+    members = decided.members
+    width = g.cells
+    grids: list[PendingGrid | None] = [None] * len(members)
+    if len(decided.solved):
+        block = decided.solutions.astype(np.uint8, copy=False).tobytes()
+        pending = tuple.__new__  # PendingGrid(g, cells) without its Python-level __new__
+        for at, j in enumerate(decided.solved.tolist()):
+            grids[j] = pending(PendingGrid, (g, block[at * width : (at + 1) * width]))
+    if decided.nodes is not None and decided.guesses is not None:
+        counters = zip(decided.nodes.tolist(), decided.guesses.tolist(), strict=True)
+        stats = [{"nodes": nodes, "guesses": guesses} for nodes, guesses in counters]
+    else:
+        stats = [{} for _ in members]
+    multiple = Status.MULTIPLE
+    for k, code, grid, counts in zip(members, decided.codes, grids, stats, strict=True):
+        outcome = outcomes[code]
+        if outcome is None or outcome[0] is multiple:
+            continue
+        status, error = outcome
+        results[k] = bulk_result(status, grid, backend, seconds, error or None, counts)
 
 
 def canonical_column(records: Sequence[Record], options: SolveOptions) -> list[str] | None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
+from cpsudoku.model.puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from cpsudoku.model.puzzle import Puzzle
+    from cpsudoku.model.rules import Rules
 
 
 class Status(StrEnum):
@@ -81,6 +83,94 @@ class Result:
         if self.solutions:
             out["solutions"] = [str(s) for s in self.solutions]
         return out
+
+
+class PendingGrid(NamedTuple):
+    """A Result's solution not made a Puzzle yet: its rules, and its cells as bytes.
+
+    A bulk pass builds thousands of Results from one array of solutions; a Puzzle per
+    solution (a tuple of n*n ints) costs a fifth of a clue17 solve on the compiled
+    engine, and a caller counting statuses never reads it. So the pass may leave this
+    in a Result's solution slot, and the first read of ``result.solution`` makes the
+    Puzzle and keeps it (see :class:`_SolutionSlot`): no caller ever sees a
+    PendingGrid, and equality, repr, pickling and ``to_dict`` see the Puzzle. The
+    cells are a copy of the solution's row (one value 1..n a byte, checked by the
+    bulk verifier), so a kept Result holds its own grid, never its whole block.
+    """
+
+    rules: Rules
+    cells: bytes
+
+
+#: The solution slot's own descriptor, from before :class:`_SolutionSlot` wraps it.
+_SOLUTION = vars(Result)["solution"]
+
+
+class _SolutionSlot:
+    """``Result.solution``: the slot, whose :class:`PendingGrid` becomes a Puzzle on read."""
+
+    __slots__ = ()
+
+    def __get__(self, result: Result | None, owner: type | None = None) -> object:
+        if result is None:
+            return self
+        value = _SOLUTION.__get__(result, owner)
+        if type(value) is PendingGrid:
+            value = Puzzle(value.rules, tuple(value.cells))
+            _SOLUTION.__set__(result, value)
+        return value
+
+    def __set__(self, result: Result, value: object) -> None:
+        _SOLUTION.__set__(result, value)
+
+    def __delete__(self, result: Result) -> None:
+        _SOLUTION.__delete__(result)
+
+
+Result.solution = _SolutionSlot()  # type: ignore[assignment,misc]  # over the field's slot
+
+
+#: The slots of a Result, in the order of its fields (the solution slot's own, which
+#: takes a :class:`PendingGrid` as it is).
+_SLOTS = tuple(
+    (_SOLUTION if field.name == "solution" else vars(Result)[field.name]).__set__
+    for field in fields(Result)
+)
+(
+    _set_status,
+    _set_solution,
+    _set_backend,
+    _set_seconds,
+    _set_error,
+    _set_stats,
+    _set_solutions,
+) = _SLOTS  # a field added to Result and not here fails at import, not in a bulk pass
+
+
+def bulk_result(
+    status: Status,
+    solution: PendingGrid | None,
+    backend: str,
+    seconds: float,
+    error: str | None,
+    stats: Mapping[str, int],
+) -> Result:
+    """``Result(status, solution, backend, seconds, error, stats)`` for a bulk pass.
+
+    The same value as the constructor's, made by setting the slots directly: the
+    frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``,
+    which doubles the cost of a Result, and a bulk pass makes one for every line.
+    ``solution`` is left pending until it is read (:class:`PendingGrid`).
+    """
+    result = object.__new__(Result)
+    _set_status(result, status)
+    _set_solution(result, solution)
+    _set_backend(result, backend)
+    _set_seconds(result, seconds)
+    _set_error(result, error)
+    _set_stats(result, stats)
+    _set_solutions(result, ())
+    return result
 
 
 @dataclass(frozen=True, slots=True)
