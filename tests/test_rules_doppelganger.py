@@ -13,6 +13,7 @@ import json
 import random
 from functools import cache
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 from rulecheck import ENGINES, NATIVE, completions
@@ -202,3 +203,14 @@ def test_a_doppelganger_reads_with_0_for_the_value_n_and_solves_from_the_cli(
     out = capsys.readouterr().out
     assert "unique" in out
     assert "".join(map(str, one)) in "".join(ch for ch in out.split("unique")[0] if ch.isdigit())
+
+
+def test_the_json_schema_takes_a_doppelganger_puzzle() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).parent.parent
+    schema = json.loads((root / "docs" / "puzzle.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for rules in (rules_of(10), rules_of(7, box="3x2")):
+        validator.validate({"rules": rules.spec(), "puzzle": "." * rules.cells})
+    bad = {"kind": "doppelganger", "box": "three"}
+    assert not validator.is_valid({"rules": {"size": 10, "constraints": [bad]}, "puzzle": ""})
