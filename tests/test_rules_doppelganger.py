@@ -175,6 +175,7 @@ def test_spec_box_and_the_grid_it_is_written_on() -> None:
     assert rule.spec() == {"kind": "doppelganger"}
     wide = constraint_from_spec({"kind": "doppelganger", "box": "3x2"}, 7)
     assert wide.spec() == {"kind": "doppelganger", "box": "3x2"}
+    assert not constraint_from_spec({"kind": "doppelganger", "box": "1x9"}, 10).boxes()
     with pytest.raises(RulesError, match="do not tile"):
         constraint_from_spec({"kind": "doppelganger", "box": "2x2"}, 10)
     with pytest.raises(RulesError, match="'RxC'"):

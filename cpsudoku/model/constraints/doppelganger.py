@@ -65,7 +65,9 @@ class Doppelganger(Constraint):
 
     JSON ``{"kind": "doppelganger"}`` on a grid of side n = N + 1 with ``"box":
     "1xn"``; ``"box": "RxC"`` in the rule gives the N x N grid's boxes (default the
-    most square, none when N is prime, as for a prime grid). The value n is the 0.
+    most square; ``"1xN"`` is none, the default when N is prime, as ISS reads a grid
+    with no boxes: the rule then speaks of rows and columns only). The value n is
+    the 0.
 
     It compiles to: the corner holds n; each small box's cells differ (a box then
     holds the 0 and misses one digit, a different one in each box: there are N zeros,
