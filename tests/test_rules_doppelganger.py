@@ -80,18 +80,19 @@ def iss_grids(inner: int, br: int, bc: int) -> tuple[Grid, ...]:
 
 
 def written(grid: Grid) -> tuple[int, ...]:
-    """A small grid written on the grid one larger: 0 as n, the missing digits around."""
+    """A small grid written on the grid one larger (digit k as the value k + 1), the
+    missing digits around it and the 0 in the corner."""
     inner = len(grid)
     n = inner + 1
     digits = set(range(1, n))
     cells = [0] * (n * n)
     for r in range(inner):
         for c in range(inner):
-            cells[r * n + c] = grid[r][c] or n
-        cells[r * n + inner] = (digits - set(grid[r])).pop()
+            cells[r * n + c] = grid[r][c] + 1
+        cells[r * n + inner] = (digits - set(grid[r])).pop() + 1
     for c in range(inner):
-        cells[inner * n + c] = (digits - {grid[r][c] for r in range(inner)}).pop()
-    cells[n * n - 1] = n
+        cells[inner * n + c] = (digits - {grid[r][c] for r in range(inner)}).pop() + 1
+    cells[n * n - 1] = 1
     return tuple(cells)
 
 
@@ -161,7 +162,7 @@ def test_the_rule_names_what_it_finds_wrong() -> None:
     good = list(written(iss_grids(4, 2, 2)[0]))
     assert rule.problem(good, 5) is None
     bad = good[:]
-    bad[24] = 1
+    bad[24] = 2
     assert "not the 0" in (rule.problem(bad, 5) or "")
     bad = good[:]
     bad[4] = bad[9]  # row 1's written missing digit is row 2's
@@ -189,17 +190,18 @@ def test_spec_box_and_the_grid_it_is_written_on() -> None:
 def test_a_doppelganger_reads_with_0_for_the_value_n_and_solves_from_the_cli(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The givens over symbols 1234 and 0 (the value 5), or the grid's own symbol 5."""
+    """The givens over symbols 01234 (digit k is the value k + 1), or the grid's own."""
     grids = [written(g) for g in iss_grids(4, 2, 2)]
     one = grids[0]
     cells = [0] * 25
     for i in random.Random(3).sample(range(25), 12):
         cells[i] = one[i]
     assert sum(all(not v or g[i] == v for i, v in enumerate(cells)) for g in grids) == 1
-    with_zero = "".join("12340"[v - 1] if v else "." for v in cells)
+    with_zero = "".join("01234"[v - 1] if v else "." for v in cells)
     text = json.dumps({"rules": rules_of(5).spec(), "puzzle": with_zero})
-    assert parse(text, symbols="12340").cells == tuple(cells)
-    plain = json.dumps({"rules": rules_of(5).spec(), "puzzle": with_zero.replace("0", "5")})
+    assert parse(text, symbols="01234").cells == tuple(cells)
+    own = "".join(str(v) if v else "." for v in cells)
+    plain = json.dumps({"rules": rules_of(5).spec(), "puzzle": own})
     assert main(["solve", plain, "--backend", "sat"]) == 0
     out = capsys.readouterr().out
     assert "unique" in out

@@ -8,10 +8,11 @@ per row, one per column, one per box.
 
 cpsudoku's grids hold 1..n with every row and column a permutation, so the rule is
 written on the grid one larger, side ``n = N + 1``, whose rows and columns are still
-permutations: the N x N grid in the top left, the value ``n`` standing for 0 (write
-it ``0`` with ``symbols="1234567890"``, or the grid's own symbol for ``n``), column
-``n`` holding the digit each row misses, row ``n`` the digit each column misses, and
-the corner cell the 0 (a row of the big grid is a row of the small one and its
+permutations: the N x N grid in the top left, each digit k held as the value k + 1
+(so ``symbols="0123456789"`` writes and reads the digits as they are, and order and
+differences stay as they are for the rules that read them), column ``n`` holding the
+digit each row misses, row ``n`` the digit each column misses, and the corner cell
+the 0 (a row of the big grid is a row of the small one and its
 missing digit: all ``n`` values once; its last row and column are the missing digits
 and the 0, all different: ISS's "no two rows miss the same digit"). The big grid
 has no boxes (its boxes are its rows, ``"box": "1xn"``): the small grid's boxes are
@@ -31,6 +32,9 @@ from cpsudoku.model.primitives import Allowed, Distinct, Primitive, automaton, b
 
 if TYPE_CHECKING:
     from cpsudoku.model.rules import Rules
+
+#: The value the doppelganger's 0 is held as (digit k is the value k + 1).
+ZERO = 1
 
 #: A missing-digit automaton's state: the next cell's place, the line's missing digit
 #: (None once settled), the box of the line's 0, a crossing digit to check, m seen.
@@ -66,10 +70,10 @@ class Doppelganger(Constraint):
     JSON ``{"kind": "doppelganger"}`` on a grid of side n = N + 1 with ``"box":
     "1xn"``; ``"box": "RxC"`` in the rule gives the N x N grid's boxes (default the
     most square; ``"1xN"`` is none, the default when N is prime, as ISS reads a grid
-    with no boxes: the rule then speaks of rows and columns only). The value n is
-    the 0.
+    with no boxes: the rule then speaks of rows and columns only). Digit k is the
+    value k + 1 (the 0 is 1).
 
-    It compiles to: the corner holds n; each small box's cells differ (a box then
+    It compiles to: the corner holds the 0; each small box's cells differ (a box then
     holds the 0 and misses one digit, a different one in each box: there are N zeros,
     one per row, and each digit is missed by exactly one row, so appears N - 1 times
     in N boxes); and one automaton per row and per column for "at each 0 the three
@@ -82,9 +86,9 @@ class Doppelganger(Constraint):
 
     kind: ClassVar[str] = "doppelganger"
     meaning: ClassVar[str] = (
-        "an N x N grid of 0..N (n is its 0) on the grid one larger: each unit holds 0 and "
-        "all but one digit, written in the last row and column; at each 0 the row's, "
-        "column's and box's missing digits differ"
+        "an N x N grid of 0..N (k held as k + 1) on the grid one larger: each unit holds "
+        "0 and all but one digit, written in the last row and column; at each 0 the "
+        "row's, column's and box's missing digits differ"
     )
     example: ClassVar[dict[str, Any]] = {"kind": "doppelganger"}
     family: ClassVar[str] = "cells"
@@ -148,10 +152,11 @@ class Doppelganger(Constraint):
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """The rule as ISS states it, on the small grid and its written missing digits."""
-        inner, zero = n - 1, n
+        inner, zero = n - 1, 0
+        values = [v - 1 for v in values[: n * n]]  # the digits as written: value k + 1 is k
         corner = inner * n + inner
         if values[corner] != zero:
-            return f"{cell_name(corner, n)} holds {values[corner]}, not the 0 ({zero}): {self.kind}"
+            return f"{cell_name(corner, n)} holds {values[corner]}, not the 0: {self.kind}"
         digits = set(range(1, inner + 1))
         units: dict[str, list[tuple[int, ...]]] = {
             "row": [tuple(r * n + c for c in range(inner)) for r in range(inner)],
@@ -193,8 +198,8 @@ class Doppelganger(Constraint):
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """The corner, the small boxes and an automaton per row and per column."""
-        inner, zero = n - 1, n
-        out: list[Primitive] = [Allowed((inner * n + inner,), (bit(zero),))]
+        inner = n - 1
+        out: list[Primitive] = [Allowed((inner * n + inner,), (bit(ZERO),))]
         boxes = self.boxes()
         out += [Distinct(cells) for cells in boxes]
         br, bc = self.box
@@ -246,7 +251,7 @@ def _missing_automaton(
     other cells of the boxes the line passes, box by box (``span`` cells of the line
     per box). The box that holds the line's 0 must hold m somewhere.
     """
-    zero = n
+    zero = ZERO
     paired = line[0][1] is not None
     cells = [head]
     for cell, crossing in line:
