@@ -112,3 +112,17 @@ def test_every_variant_set_answers_as_sat(engine, sat, path: Path) -> None:  # t
         assert ours.status == theirs.status, (path.stem, record["puzzle"], given)
         assert ours.solution is not None
         assert is_solution(fewer, ours.solution)
+
+
+def test_relation_pairs_the_units_already_keep_apart_are_no_propagators() -> None:
+    """Self-taxicab forbids only (d, d) at distance d: on pairs sharing a row, column or
+    box the units say all of it, so only the 2,010 pairs of 2,820 that share no unit are
+    propagators (each woken by every change of its cells); the count stays exact."""
+    rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": [{"kind": "self-taxicab"}]})
+    relations = list(rules.primitives)
+    assert sum(len(p.pairs) for p in relations) == 2820  # type: ignore[attr-defined]
+    specs = native._relations(relations, list(rules.unit_cells), 9)  # type: ignore[arg-type]
+    assert sum(len(s[1]) for s in specs) == 2010  # type: ignore[arg-type]
+    six = Rules.from_spec({"size": 6, "box": "2x3", "constraints": [{"kind": "self-taxicab"}]})
+    with create_backend("native") as engine:
+        assert engine.count(Puzzle(six, (0,) * 36), limit=100).count == 72

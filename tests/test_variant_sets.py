@@ -64,7 +64,7 @@ def test_the_vocabulary_sets_use_every_new_rule_kind() -> None:
         "region-sum-line", "cage", "digital-root-cage", "rellik-cage", "equality-cage",
         "quadruple", "counting-circles", "global-entropy", "global-modular",
         "dutch-flatmates", "and", "or", "x-sum", "skyscraper", "hidden-skyscraper",
-        "numbered-room", "lunchbox",
+        "numbered-room", "lunchbox", "doppelganger",
     }  # fmt: skip
     assert vocabulary <= set(KINDS)
     assert vocabulary - used == set()

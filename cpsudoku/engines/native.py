@@ -144,10 +144,18 @@ def _relations(
         apart = [(i, j) for i, j in r.pairs if not (i != j and j in peers.get(i, ()))]
         if shared:
             differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
-            out.append(("relation", shared, differ))
+            if differ != _only_differ(n):  # else the units already say all it says
+                out.append(("relation", shared, differ))
         if apart:
             out.append(("relation", apart, r.allowed))
     return out
+
+
+@lru_cache(maxsize=64)
+def _only_differ(n: int) -> tuple[int, ...]:
+    """The table of "the two values differ" (and nothing else) on side ``n``."""
+    every = (1 << n) - 1
+    return (0, *(every & ~(1 << (a - 1)) for a in range(1, n + 1)))
 
 
 def _unit_fits(cells: tuple[int, ...], n: int, full: int, cages: int) -> bool:

@@ -84,12 +84,18 @@ VOCABULARY_CLUE_FAMILIES = (
     "rellik", "equality", "and-or", "quadruple", "counting-circles", "x-sum", "skyscraper",
     "hidden-skyscraper", "numbered-room", "lunchbox",
 )  # fmt: skip
-VOCABULARY_FAMILIES = VOCABULARY_GRID_FAMILIES + VOCABULARY_CLUE_FAMILIES
+#: Grid-wide families added after the others (last, so the others keep their seeds).
+VOCABULARY_LATER_FAMILIES = ("doppelganger",)
+VOCABULARY_FAMILIES = (
+    VOCABULARY_GRID_FAMILIES + VOCABULARY_CLUE_FAMILIES + VOCABULARY_LATER_FAMILIES
+)
 #: Every family, in a fixed order (the dataset maker seeds each by its place here).
 ALL_FAMILIES = FAMILIES + VOCABULARY_FAMILIES
 #: The box shape a family is made on when none is asked for: 9x9 unless a minimal
 #: 9x9 puzzle takes too long to make (then 6x6).
-DEFAULT_BOX: dict[str, str] = {"skyscraper": "2x3"}
+#: A doppelganger's box is its own grid's (N x N, written on the grid one larger): 6x6,
+#: where the written 10x10 of a 9x9 takes CP-SAT seconds a check.
+DEFAULT_BOX: dict[str, str] = {"skyscraper": "2x3", "doppelganger": "2x3"}
 #: The uniqueness checker a family is made with when none is asked for (else ``sat``):
 #: ``cpsat`` where ``sat`` encodes the family's rules anew for every puzzle, in Python
 #: (regular-language and count rules: a few hundred milliseconds a check on 9x9, past
@@ -98,7 +104,7 @@ DEFAULT_ENGINE: dict[str, str] = {
     family: "cpsat"
     for family in (
         "global-entropy", "global-modular", "lockout", "quadruple", "counting-circles",
-        "x-sum", "hidden-skyscraper", "numbered-room", "lunchbox",
+        "x-sum", "hidden-skyscraper", "numbered-room", "lunchbox", "doppelganger",
     )
 }  # fmt: skip
 
@@ -142,12 +148,15 @@ def generate_variant(
     box = box or DEFAULT_BOX.get(family, "3x3")
     backend = backend or DEFAULT_ENGINE.get(family, "sat")
     base = Rules.classic(*(int(x) for x in box.lower().split("x")))
+    if family == "doppelganger":  # written on the grid one larger, with no boxes of its own
+        base = Rules.classic(1, base.n + 1)
     with create_backend(backend) as engine:
         for attempt in range(1, max_attempts + 1):
             if family in _GRID_RULES:
-                rules = base.with_constraints(
-                    *(_rule(spec, base) for spec in _GRID_RULES[family](base, random_))
-                )
+                specs = _GRID_RULES[family](base, random_)
+                if family == "doppelganger":
+                    specs = [{**specs[0], "box": box}]
+                rules = base.with_constraints(*(_rule(spec, base) for spec in specs))
                 made = _solved_grid(rules, random_, engine) or _two_givens_grid(
                     rules, random_, engine
                 )
@@ -839,6 +848,7 @@ _GRID_RULES: dict[str, Callable[[Rules, random.Random], list[Spec]]] = {
     "global-entropy": lambda base, rng: [{"kind": "global-entropy"}],
     "global-modular": lambda base, rng: [{"kind": "global-modular"}],
     "dutch-flatmates": lambda base, rng: [{"kind": "dutch-flatmates"}],
+    "doppelganger": lambda base, rng: [{"kind": "doppelganger"}],
     "clone": _clones,
     "indexer": _indexers,
 }

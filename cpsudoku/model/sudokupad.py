@@ -1623,7 +1623,7 @@ def _read_drawings(obj: Mapping[str, Any], reading: _Reading) -> None:
                 name,
             )
 
-    _plain_lines(reading, plain)
+    _plain_lines(reading, plain, shapes)
 
     for s in shapes:
         if not s.used:
@@ -1725,12 +1725,27 @@ def _outside_clue(reading: _Reading, s: _Shape) -> None:
         )
 
 
-def _plain_lines(reading: _Reading, plain: list[tuple[_Line, list[int]]]) -> None:
+#: Line rules whose three classes repeat along the line with period 3 (a closed loop
+#: of them is read when its length is a multiple of 3: see :func:`_plain_lines`).
+_CLASS_LINES = frozenset({"entropic-line", "modular-line"})
+
+
+def _plain_lines(
+    reading: _Reading, plain: list[tuple[_Line, list[int]]], shapes: Sequence[_Shape] = ()
+) -> None:
     """Lines with no bulb or circle: their rule is named by the rules text, by colour.
 
     A colour's rule is the one line rule the text names in a sentence with that
     colour's name, or (no colour named) the one whose usual colour it is. No text, no
     rule named, or several: not read.
+
+    A closed loop of an entropic or modular line (its last cell its first, no other
+    cell twice) is read as the line through its cells in order when it has 3k cells:
+    any three consecutive cells holding one digit of each class makes the classes
+    repeat every three cells, so the triples that wrap round the loop say nothing the
+    open line does not. A loop of another length cannot hold (the classes would
+    repeat with period 1) and is not read. A zipper line's centre marked with a dot of
+    the line's colour (setters mark it so) is part of the zipper.
     """
     text = reading.text
     groups: dict[str, list[tuple[_Line, list[int]]]] = {}
@@ -1764,7 +1779,10 @@ def _plain_lines(reading: _Reading, plain: list[tuple[_Line, list[int]]]) -> Non
             continue
         kind_name, topic = choice[0]
         for line, cells in members:
-            if len(set(cells)) != len(cells):
+            loop = len(cells) > 3 and cells[0] == cells[-1] and len(set(cells)) == len(cells) - 1
+            if kind_name in _CLASS_LINES and loop and (len(cells) - 1) % 3 == 0:
+                cells = cells[:-1]
+            elif len(set(cells)) != len(cells):
                 if kind_name != "renban":  # a set of cells: a loop or a crossing is fine
                     reading.unread.append(
                         f"{line.what}: {_article(kind_name)} that crosses itself or closes a loop "
@@ -1777,9 +1795,37 @@ def _plain_lines(reading: _Reading, plain: list[tuple[_Line, list[int]]]) -> Non
             spec: dict[str, Any] = {"kind": kind_name, "cells": cells}
             if kind_name == "whisper":
                 spec["value"] = _whisper_gap(text, reading.n)
+            if kind_name == "zipper-line":
+                _zipper_centre(reading, line, cells, shapes)
             reading.rule(
                 spec, f"{kind_name} ({look.rstrip('s') if len(members) > 1 else look})", topic
             )
+
+
+def _zipper_centre(
+    reading: _Reading, line: _Line, cells: list[int], shapes: Sequence[_Shape]
+) -> None:
+    """Mark as read the dots of the line's colour drawn at a zipper line's centre.
+
+    The centre is the middle cell of an odd line, the middle of the edge between the
+    two middle cells of an even one; a dot there (filled, no text, at most a cell
+    wide) only shows where the zipper folds.
+    """
+    n = reading.n
+    k = len(cells)
+    a, b = divmod(cells[(k - 1) // 2], n), divmod(cells[k // 2], n)
+    centre = ((a[0] + b[0]) / 2 + 0.5, (a[1] + b[1]) / 2 + 0.5)
+    for s in shapes:
+        if (
+            not s.used
+            and s.rounded
+            and not s.text
+            and s.fill is not None
+            and max(s.width, s.height) <= 1.0
+            and math.dist(s.center, centre) < 0.05
+            and hue_class(s.fill) == hue_class(line.rgb)
+        ):
+            s.used = True
 
 
 def _whisper_gap(text: _RulesText, n: int) -> int:

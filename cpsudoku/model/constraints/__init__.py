@@ -51,6 +51,7 @@ from cpsudoku.model.constraints.cells import (
     Quadruple,
 )
 from cpsudoku.model.constraints.composite import And, Composite, Or
+from cpsudoku.model.constraints.doppelganger import Doppelganger
 from cpsudoku.model.constraints.indexers import BoxIndexer, ColumnIndexer, Indexer, RowIndexer
 from cpsudoku.model.constraints.lines import (
     BetweenLine,
@@ -140,6 +141,7 @@ __all__ = [
     "DiagonalNonConsecutive",
     "DigitSetCage",
     "DigitalRootCage",
+    "Doppelganger",
     "DoubleArrow",
     "DutchFlatmates",
     "EntropicLine",
