@@ -276,7 +276,8 @@ FAST = {
 #: Rows the compiled engine answers in a few hundredths of a CPU second (tested too).
 NATIVE = {
     "tarek-06", "tarek-10", "tarek-22", "hs-killer-1", "hs-killer-3",
-    "x-sum-little-killer", "little-killer-snipe-12", "sandwich-partial-slow",
+    "triple-digits", "3-digit-pill-arrow", "x-sum-little-killer",
+    "little-killer-snipe-12", "sandwich-partial-slow",
 }  # fmt: skip
 
 

@@ -78,3 +78,53 @@ def test_native_answers_the_rows_it_is_quick_on(row: dict[str, object]) -> None:
         assert result.solution is not None
         assert str(result.solution) == row["solution"]
     assert result.status is not Status.TIMEOUT
+
+
+@pytest.mark.parametrize(("pid", "most"), [("triple-digits", 1_000), ("3-digit-pill-arrow", 100)])
+def test_native_reads_whole_units_in_a_sum_as_their_totals(pid: str, most: int) -> None:
+    """The compiled engine folds whole units out of a sum (a pill's 78-cell shaft is a
+    sum of three cells): nodes, not seconds (without it 2,181 nodes on the 3-digit pill
+    arrow, and triple digits not done in 21,000)."""
+    pytest.importorskip("cpsudoku.engines.native", reason="the extension was not built")
+    row = next(r for r in ROWS if r["id"] == pid)
+    result = create_backend("native").solve(_puzzle(row), time_limit=60)
+    assert result.status is Status.UNIQUE
+    assert str(result.solution) == row["solution"]
+    assert result.stats["nodes"] <= most
+
+
+def test_a_hard_killer_on_native_starts_again_with_the_runs_of_units_as_sums() -> None:
+    """Past ESCALATE_NODES on its own layout, a killer is searched again on the layout
+    that adds the innies and outies of runs of units: tarek 1 takes 27,953 nodes
+    without them, about 5,400 (its first 5,000 included) with them."""
+    native = pytest.importorskip("cpsudoku.engines.native", reason="the extension was not built")
+    row = next(r for r in ROWS if r["id"] == "tarek-01")
+    result = create_backend("native").solve(_puzzle(row), time_limit=60)
+    assert result.status is Status.UNIQUE
+    assert str(result.solution) == row["solution"]
+    assert result.stats["escalated"] == 1
+    assert result.stats["nodes"] < 10_000
+    # An easy killer never gets there.
+    easy = next(r for r in ROWS if r["id"] == "hs-killer-3")
+    assert "escalated" not in create_backend("native").solve(_puzzle(easy)).stats
+    assert native.ESCALATE_NODES == 5_000
+
+
+def test_a_killer_that_escalates_without_implied_sums_is_still_searched_to_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no sums to add, the search starts again on the same layout, unbudgeted
+    (it used to stop there, reported as a timeout)."""
+    native = pytest.importorskip("cpsudoku.engines.native", reason="the extension was not built")
+    monkeypatch.setattr(native, "ESCALATE_NODES", 2)
+    monkeypatch.setattr(native, "implied_sums", lambda rules: ())
+    row = next(r for r in ROWS if r["id"] == "hs-killer-3")
+    result = create_backend("native").solve(_puzzle(row), time_limit=60)
+    assert result.status is Status.UNIQUE
+    assert str(result.solution) == row["solution"]
+    assert result.stats["escalated"] == 1
+    # With a budget of its own (a batch's), the engine keeps to it.
+    engine = create_backend("native")
+    engine.budget = 5
+    assert create_backend("native").solve(_puzzle(row)).status is Status.UNIQUE
+    assert engine.solve(_puzzle(row)).status is Status.TIMEOUT
