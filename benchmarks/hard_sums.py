@@ -7,12 +7,18 @@ shaft runs 78 cells), ``iss-hailstone---little-killer`` and
 backend per puzzle (its set-up included), the answer checked against the published
 solution; a solve past ``--limit`` seconds prints ``>limit``. With ``--sets``, the
 bundled variant sets (killer, little-killer, arrow, sandwich: puzzles per second over
-the first ``--count`` lines) and the killer sample are timed the same way.
+the first ``--count`` lines) and the killer sample are timed the same way. With
+``--hard``, every row of the hard-variant set (benchmarks/data/variants/hard.jsonl,
+``variant:hard``): seconds per puzzle and engine, each answer checked against the row's
+expected status and solution, and the median per engine (a timeout counts as the
+limit, so the median is a lower bound when there are timeouts). Each cell is
+``wall (cpu)``: on a shared machine the CPU seconds are the steadier figure.
 
 Run on one core, as the figures in docs/design.md were::
 
     taskset -c 0 python benchmarks/hard_sums.py --engines sat cpsat --limit 120
     taskset -c 0 python benchmarks/hard_sums.py --sets --count 50
+    taskset -c 0 python benchmarks/hard_sums.py --hard --engines sat native cpsat --limit 60
 """
 
 from __future__ import annotations
@@ -122,14 +128,66 @@ def sets(engines: list[str], count: int, limit: float) -> None:
         print(f"{name:34} " + " ".join(cells), flush=True)
 
 
+def hard_set(engines: list[str], limit: float, only: list[str] | None) -> None:
+    """Print seconds per row of the hard-variant set and engine, and the medians.
+
+    An engine that refuses a rule prints ``refused``; a wrong answer stops the run.
+    """
+    from statistics import median
+
+    from cpsudoku.model.forms import parse
+
+    warm(engines)
+    path = ROOT / "benchmarks" / "data" / "variants" / "hard.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if only is None or r["id"] in only]
+    print(f"{'puzzle':26} {'expect':>10} " + " ".join(f"{e + ' wall (cpu)':>17}" for e in engines))
+    times: dict[str, list[float]] = {e: [] for e in engines}
+    cpus: dict[str, list[float]] = {e: [] for e in engines}
+    for r in rows:
+        puzzle = parse(json.dumps({"rules": r["rules"], "puzzle": r["puzzle"]}))
+        cells = []
+        for engine in engines:
+            try:
+                seconds, cpu, status, text = one(engine, puzzle, limit)
+            except Exception as exc:
+                cells.append("refused".rjust(17))
+                print(f"  ({engine}: {type(exc).__name__}: {exc})"[:200], flush=True)
+                continue
+            if status == "timeout":
+                times[engine].append(limit)
+                cpus[engine].append(cpu)
+                cells.append(f">{limit:g} ({cpu:.2f})".rjust(17))
+                continue
+            if status != r["expect"] or (status == "unique" and text != r["solution"]):
+                raise SystemExit(f"{r['id']} on {engine}: {status}, expected {r['expect']}")
+            times[engine].append(seconds)
+            cpus[engine].append(cpu)
+            cells.append(f"{seconds:.3f} ({cpu:.3f})".rjust(17))
+        print(f"{r['id']:26} {r['expect']:>10} " + " ".join(cells), flush=True)
+    print(
+        f"{'median':26} {'':>10} "
+        + " ".join(
+            f"{median(times[e]):.3f} ({median(cpus[e]):.3f})".rjust(17)
+            if times[e]
+            else f"{'-':>17}"
+            for e in engines
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", nargs="+", default=["sat", "cpsat"])
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per solve")
     parser.add_argument("--sets", action="store_true", help="the variant sets instead")
     parser.add_argument("--count", type=int, default=50, help="puzzles per set")
+    parser.add_argument("--hard", action="store_true", help="the hard-variant set instead")
+    parser.add_argument("--only", nargs="+", help="with --hard: these row ids only")
     args = parser.parse_args()
-    if args.sets:
+    if args.hard:
+        hard_set(args.engines, args.limit, args.only)
+    elif args.sets:
         sets(args.engines, args.count, args.limit)
     else:
         hard(args.engines, args.limit)

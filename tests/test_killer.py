@@ -19,7 +19,7 @@ from cpsudoku import Status, parse
 from cpsudoku.cli import main
 from cpsudoku.engines import create_backend, native_built
 from cpsudoku.model.errors import PuzzleError, RulesError, UnsupportedRulesError
-from cpsudoku.model.implied import MOST_CELLS, implied_cages
+from cpsudoku.model.implied import MOST_CELLS, MOST_SUM_CELLS, implied_cages, implied_sums
 from cpsudoku.model.killer import killer_rules
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -342,6 +342,81 @@ def test_implied_cages_are_the_innies_of_a_unit() -> None:
         }
     )
     assert implied_cages(bare) == ()
+
+
+def test_the_implied_sums_hold_in_every_published_solution() -> None:
+    found = 0
+    hard = DATA.parent.parent / "benchmarks" / "data" / "variants" / "hard.jsonl"
+    killers = [json.loads(line) for line in hard.read_text().splitlines()]
+    killers = [r for r in killers if {c["kind"] for c in r["rules"]["constraints"]} == {"cage"}]
+    assert len(killers) >= 15
+    puzzles = [(Rules.from_spec(r["rules"]), r["solution"]) for r in killers]
+    for row in read(DATA / "killer_krazydad_40.csv"):
+        puzzles.append((killer_rules(row["puzz_color"], row["puzz_hint"]), row["solved"]))
+    for rules, solved in puzzles:
+        solution = tuple(int(ch) for ch in solved)
+        cages = {c.cells for c in implied_cages(rules)}
+        for s in implied_sums(rules):
+            assert 1 <= len(s.cells) <= MOST_SUM_CELLS
+            assert s.problem(solution, 9) is None, s
+            assert set(s.weights) <= {-1, 1}
+            assert s.cells not in cages or -1 in s.weights
+            found += 1
+    assert found >= 200
+
+
+def test_implied_sums_are_innies_less_outies_of_runs_of_units() -> None:
+    # Row 1 of a 4x4 adds up to 10. Cage {r1c1, r1c2, r2c1} = 6 sticks out of it by one
+    # cell, cage {r1c3, r1c4} = 7 lies inside: the outie r2c1 is 6 + 7 - 10 = 3.
+    spec = {
+        "size": 4,
+        "box": "2x2",
+        "constraints": [
+            {"kind": "cage", "cells": ["r1c1", "r1c2", "r2c1"], "sum": 6},
+            {"kind": "cage", "cells": ["r1c3", "r1c4"], "sum": 7},
+        ],
+    }
+    sums = implied_sums(Rules.from_spec(spec))
+    outie = next(s for s in sums if s.cells == (4,))
+    assert (outie.weights, outie.total) == ((-1,), -3)
+    # Column 1 (10): the first cage's r1c1 and r2c1 inside, r1c2 out; r3c1 and r4c1
+    # in no cage: innies r1c1 + r2c1 + r3c1 + r4c1 = 10, one unit's own sum, left out
+    # (implied_cages' business); the first cage whole: r3c1 + r4c1 - r1c2 = 4.
+    column = next(s for s in sums if s.cells == (1, 8, 12))
+    assert (column.weights, column.total) == ((-1, 1, 1), 4)
+    # Overlapping cages, or no cage with a sum: nothing.
+    spec["constraints"].append({"kind": "cage", "cells": ["r1c2", "r1c3"], "sum": 6})
+    assert implied_sums(Rules.from_spec(spec)) == ()
+    assert implied_sums(Rules.for_size(9)) == ()
+
+
+def test_a_killer_too_hard_for_the_live_solver_keeps_its_implied_constraints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Escalated to a new solver on its reduced formula, a killer keeps the cages and
+    sums the rule of 45 implies (they were left out there, where the hard ones go)."""
+    import cpsudoku.engines.sat as sat_module
+
+    seen: list[int] = []
+    real = sat_module.reduced
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(len(kwargs.get("implied", ())))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sat_module, "ESCALATE_CONFLICTS", 1)
+    monkeypatch.setattr(sat_module, "reduced", spy)
+    hard = DATA.parent.parent / "benchmarks" / "data" / "variants" / "hard.jsonl"
+    row = json.loads(hard.read_text().splitlines()[0])  # tarek 1
+    puzzle = parse(json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]}))
+    with create_backend("sat") as engine:
+        result = engine.solve(puzzle)
+    assert result.status is Status.UNIQUE
+    assert str(result.solution) == row["solution"]
+    wanted = len(implied_cages(puzzle.rules)) + len(implied_sums(puzzle.rules))
+    assert wanted > 0
+    assert seen
+    assert seen[0] == wanted
 
 
 def test_the_verifier_checks_the_cages() -> None:

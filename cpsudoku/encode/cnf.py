@@ -645,6 +645,7 @@ def reduced(
     encoding: str = DEFAULT_ENCODING,
     at_most_one: str = DEFAULT_AT_MOST_ONE,
     meanings: list[ConstraintMeaning] | None = None,
+    implied: Sequence[Constraint] = (),
 ) -> Reduced:
     """The encoding of one puzzle with its givens folded in (Kwon & Jain's optimisation).
 
@@ -658,7 +659,9 @@ def reduced(
     candidate literals (:func:`decode_reduced`), never from the whole model.
 
     ``meanings``, when given, receives what the constraints' auxiliary variables mean
-    (:func:`constraint_clauses`).
+    (:func:`constraint_clauses`). ``implied`` are constraints the rules imply
+    (:mod:`cpsudoku.model.implied`) that a solving engine adds beside them; the
+    certificates pass none, so their formula keeps to the rules as given.
 
     Raises:
         ValueError: an unknown encoding or at-most-one name.
@@ -702,17 +705,18 @@ def reduced(
             top = amo(lits, top, out)
             if encoding == "extended" and len(unit) == n:
                 out.append(lits)  # at least once (empty: no place left)
-    if g.constraints:
+    constraints = g.constraints + tuple(implied) if implied else g.constraints
+    if constraints:
         # The constraints' clauses speak of every value of their cells, and the cell
         # clauses above only of the candidates: every other value of those cells is
         # false (a given's own value true), or a model could satisfy a cage with a
         # value its cell does not hold. So are those of the other cells the clauses
         # name: a sum read with whole units as their totals (fold_units) names cells
         # of those units that its rule does not list.
-        listed = {i for c in g.constraints for i in c.cells}
+        listed = {i for c in constraints for i in c.cells}
         _fix_others(sorted(listed), cells, candidates, n, out)
         start = len(out)
-        top = constraint_clauses(g.constraints, g, top, out, meanings=meanings)
+        top = constraint_clauses(constraints, g, top, out, meanings=meanings)
         named = {(abs(x) - 1) // n for c in out[start:] for x in c if abs(x) <= n**3}
         _fix_others(sorted(named - listed), cells, candidates, n, out)
     return Reduced(out, tuple(candidates), top)

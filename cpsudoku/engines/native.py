@@ -30,14 +30,17 @@ another digit was left to try; the last one left is forced, not guessed).
 from __future__ import annotations
 
 import math
+import time
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 import cpsudoku.engines._native as _native
+from cpsudoku.encode.sum_clauses import folded
 from cpsudoku.engines.base import Backend, Search
-from cpsudoku.model.implied import implied_cages
+from cpsudoku.model.constraints import Cage
+from cpsudoku.model.implied import implied_cages, implied_sums
 from cpsudoku.model.primitives import (
     PRIMITIVES,
     Allowed,
@@ -73,13 +76,39 @@ LIMIT: int = _native.LIMIT
 TIMEOUT: int = _native.TIMEOUT
 BUDGET: int = _native.BUDGET
 CLASH: int = _native.CLASH
+
+#: Nodes a puzzle with summed cages may take on its own layout before its search starts
+#: again on :func:`sums_layout` (the innies and outies of runs of units as sums). Easy
+#: killers take tens of nodes, the tarek killers tens of thousands without those sums.
+ESCALATE_NODES = 5_000
 #: How many ways a search can end: the codes above are 0 to ENDS - 1.
 ENDS = 5
 
 
 @lru_cache(maxsize=64)
 def layout(rules: Rules) -> _native.Layout:
-    """The compiled layout of ``rules``, built once per rule set.
+    """The compiled layout of ``rules``, built once per rule set (:func:`_layout`)."""
+    return _layout(rules, ())
+
+
+@lru_cache(maxsize=16)
+def sums_layout(rules: Rules) -> _native.Layout:
+    """The layout with the innies and outies of runs of units added as sums.
+
+    :func:`~cpsudoku.model.implied.implied_sums` take a few milliseconds of Python a
+    puzzle, many times an easy killer's whole search, so only a puzzle that passes
+    :data:`ESCALATE_NODES` on its own layout gets them (docs/design.md).
+    """
+    return _layout(rules, tuple(p for c in implied_sums(rules) for p in c.compile(rules.n)))
+
+
+def _summed_cages(rules: Rules) -> bool:
+    """Whether ``rules`` hold a killer cage with a sum (what implied sums start from)."""
+    return any(type(c) is Cage and c.total is not None for c in rules.constraints)
+
+
+def _layout(rules: Rules, extra: tuple[Primitive, ...]) -> _native.Layout:
+    """The compiled layout of ``rules`` and the implied primitives ``extra``.
 
     Its units as bit masks. The primitives that are units go in as units: different
     digits (:class:`Distinct`), digit sets (:class:`DigitSets`: a unit carrying its
@@ -98,7 +127,9 @@ def layout(rules: Rules) -> _native.Layout:
     props: list[tuple[object, ...]] = []
     pairs: list[tuple[int, int]] = []
     relations: list[Relation] = []
-    for p in rules.primitives:
+    # Sums with whole units read as their totals (the rule of 45, fold_units): a pill's
+    # shaft through whole rows becomes a sum of the few cells left.
+    for p in folded((*rules.primitives, *extra), units, n):
         if isinstance(p, Allowed):
             continue  # the masks a search starts from
         if isinstance(p, Relation) and p.differ:
@@ -285,15 +316,35 @@ class NativeBackend(Backend):
         A search stopped by :attr:`budget` is ``timed_out`` with the stat ``budget``.
         """
         rules = puzzle.rules
-        status, count, grids, nodes, guesses = layout(rules).solve(
-            bytes(puzzle.cells),
-            limit,
-            _seconds(time_limit),
-            self.budget,
-            allowed=allowed_masks(rules) if rules.constraints else None,
+        allowed = allowed_masks(rules) if rules.constraints else None
+        budget = self.budget
+        escalate = (
+            ESCALATE_NODES
+            if (not budget or budget > ESCALATE_NODES) and _summed_cages(rules)
+            else 0
         )
+        start = time.monotonic()
+        status, count, grids, nodes, guesses = layout(rules).solve(
+            bytes(puzzle.cells), limit, _seconds(time_limit), escalate or budget, allowed=allowed
+        )
+        escalated = bool(escalate) and status == BUDGET
+        if escalated:
+            # A hard killer: again, with the rule of 45's runs of units as sums (if it
+            # has none, on the same layout without the escalation's budget).
+            again = sums_layout(rules) if implied_sums(rules) else layout(rules)
+            left = None if time_limit is None else time_limit - (time.monotonic() - start)
+            if left is None or left > 0:
+                more = max(budget - nodes, 1) if budget else 0
+                status, count, grids, more_nodes, more_guesses = again.solve(
+                    bytes(puzzle.cells), limit, _seconds(left), more, allowed=allowed
+                )
+                nodes, guesses = nodes + more_nodes, guesses + more_guesses
+            else:
+                status = TIMEOUT
         cells = rules.cells
         stats = {"nodes": nodes, "guesses": guesses}
+        if escalated:
+            stats["escalated"] = 1
         if status == BUDGET:
             stats["budget"] = 1
         return Search(

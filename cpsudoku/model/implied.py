@@ -17,9 +17,12 @@ rules as given.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, ClassVar
 
 from cpsudoku.model.constraints import Cage
+from cpsudoku.model.constraints.sums import LinearSum
 from cpsudoku.model.rules import Rules
 
 #: The most cells an implied cage may have. Few cells have few digit sets, which is
@@ -74,4 +77,110 @@ def _implied(rules: Rules, most: int) -> tuple[Cage, ...]:
         if cage.combinations(n):
             seen.add(left)
             found.append(cage)
+    return tuple(found)
+
+
+#: The most cells an implied innies/outies sum may have (see :func:`implied_sums`).
+MOST_SUM_CELLS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ImpliedSum(LinearSum):
+    """A weighted sum the rule of 45 implies (innies +1, outies -1); engines only.
+
+    No rule kind of its own: it is never read, written or checked, only added by an
+    engine to its encoding beside the rules (:func:`implied_sums`).
+    """
+
+    kind: ClassVar[str] = "implied-sum"
+    meaning: ClassVar[str] = "innies less outies of a run of units, as the rule of 45 gives"
+    cells: tuple[int, ...]
+    weights: tuple[int, ...]
+    total: int
+
+    @property
+    def terms(self) -> tuple[tuple[int, int], ...]:
+        """``(cell, weight)``: +1 for an innie, -1 for an outie."""
+        return tuple(zip(self.cells, self.weights, strict=True))
+
+    @property
+    def target(self) -> int:
+        """Innies less outies."""
+        return self.total
+
+    def spec(self) -> dict[str, Any]:
+        """For messages only: the terms and the target."""
+        return {"kind": self.kind, "terms": [list(t) for t in self.terms], "sum": self.total}
+
+
+def implied_sums(rules: Rules, most: int = MOST_SUM_CELLS) -> tuple[ImpliedSum, ...]:
+    """Innies and outies of runs of units: what the rule of 45 gives beyond one unit.
+
+    A run of k adjacent rows (or columns), or one box or region, holds k times
+    n(n+1)/2. Each killer cage with a sum that lies partly in the run is counted
+    either by its cells inside (innies, weight +1) or as a whole, its total taken off
+    and its cells outside the run weighed -1 (outies), whichever leaves fewer cells;
+    cages wholly inside only take their total off, cells in no cage are innies. When
+    1 to ``most`` cells are left, their weighted sum is known: a :class:`Sum` whose
+    digits may repeat (the cells need not share a unit). What :func:`implied_cages`
+    gives already (the innies of one unit, a cage of few cells) is left out, and so
+    are runs whose cages overlap and sums no digits make.
+    """
+    if not any(type(c) is Cage and c.total is not None for c in rules.constraints):
+        return ()
+    return _implied_sums(rules, most)
+
+
+@lru_cache(maxsize=256)
+def _implied_sums(rules: Rules, most: int) -> tuple[ImpliedSum, ...]:
+    n = rules.n
+    full = n * (n + 1) // 2
+    cage_of: dict[int, int] = {}
+    cages: list[Cage] = []
+    for c in rules.constraints:
+        if type(c) is not Cage or c.total is None or not c.cells:
+            continue
+        for i in c.cells:
+            if i in cage_of:
+                return ()  # overlapping cages: a cell would count twice
+            cage_of[i] = len(cages)
+        cages.append(c)
+    units = rules.unit_cells
+    runs: list[tuple[int, ...]] = []
+    for first in (0, n):  # rows, then columns
+        for a in range(n):
+            for b in range(a + 1, n + 1):
+                if b - a < n:
+                    runs.append(tuple(i for k in range(first + a, first + b) for i in units[k]))
+    runs.extend(u for u in units[2 * n : 3 * n] if len(u) == n)
+    already = {tuple(sorted(c.cells)) for c in implied_cages(rules)}
+    found: list[ImpliedSum] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for run in runs:
+        inside = set(run)
+        target = full * len(run) // n
+        terms: dict[int, int] = {}
+        for i in run:
+            if i not in cage_of:
+                terms[i] = 1
+        for k in sorted({cage_of[i] for i in run if i in cage_of}):
+            cage = cages[k]
+            ins = [i for i in cage.cells if i in inside]
+            outs = [i for i in cage.cells if i not in inside]
+            if len(outs) < len(ins) or not outs:
+                target -= cage.total  # type: ignore[operator]
+                terms.update((i, -1) for i in outs)
+            else:
+                terms.update((i, 1) for i in ins)
+        if not 1 <= len(terms) <= most:
+            continue
+        key = tuple(sorted(terms.items()))
+        if key in seen or (all(w == 1 for _, w in key) and tuple(i for i, _ in key) in already):
+            continue
+        low = sum(w if w > 0 else w * n for _, w in key)
+        high = sum(w * n if w > 0 else w for _, w in key)
+        if not low <= target <= high:
+            continue
+        seen.add(key)
+        found.append(ImpliedSum(tuple(i for i, _ in key), tuple(w for _, w in key), target))
     return tuple(found)
