@@ -334,8 +334,9 @@ def solve_block(
 
     ``time_limit`` (seconds) and ``budget`` (nodes, 0 for none) apply to each puzzle;
     the GIL is released for the whole call. ``band=False`` keeps classic 9x9 rules on
-    the generic search instead of the band solver (for comparing the two). The solutions are not verified here: the
-    caller verifies them (:func:`cpsudoku.datasets.bulk_logic.verify_block`).
+    the generic search instead of the band solver (for comparing the two). The
+    solutions are not verified here: the caller verifies them
+    (:func:`cpsudoku.datasets.bulk_logic.verify_block`).
     """
     import numpy as np
 
