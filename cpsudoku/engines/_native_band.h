@@ -5,9 +5,10 @@
  *
  * Representation: per digit, three band words of 27 bits (a band is three rows of
  * the grid; row r of the band is bits 9r..9r+8, column c bit c of its row), so cell i
- * is bit i - 27k of band k = i / 27. A state is the 27 words, the words as the digit's
- * own propagation last left them (so a digit nobody touched is skipped), and the open
- * cells per band: 228 bytes, against 544 for the generic state of a 9x9 grid.
+ * is bit i - 27k of band k = i / 27. A state is the 27 words, the open cells per band
+ * and the digits whose words changed since their own propagation last ran (a digit
+ * nobody touched is skipped): 124 bytes, against 544 for the generic state of a 9x9
+ * grid.
  *
  * One digit's constraints are two 3x3 permutation problems, solved by table lookup:
  *
@@ -29,9 +30,9 @@
  */
 
 typedef struct {
-    uint32_t f[27];        /* digit d, band k: f[3 * d + k] */
-    uint32_t settled[27];  /* f when digit d's own propagation last finished */
-    uint32_t open[3];      /* cells without a decided digit, per band */
+    uint32_t f[27];   /* digit d, band k: f[3 * d + k] */
+    uint32_t open[3]; /* cells without a decided digit, per band */
+    uint32_t dirty;   /* bit 3d + k: digit d's word of band k changed since it was looked at */
 } BandState;
 
 #define BAND_ALL 0x7FFFFFFu   /* the 27 cells of a band */
@@ -109,24 +110,25 @@ static int band_fits(const Layout *lay)
 
 /* Digit d to a fixpoint of its two permutation problems, then the cells it decides
  * leave the other digits. Returns 0 on a contradiction. */
-static inline int band_digit(BandState *s, int d)
+static inline uint32_t band_rows(uint32_t b)
+{
+    return b & band_expand[band_perm[band_occ[b & 511] | band_occ[(b >> 9) & 511] << 3 |
+                                     band_occ[b >> 18] << 6]];
+}
+
+static inline int band_digit(BandState *s, int d, uint32_t bands)
 {
     uint32_t *f = s->f + 3 * d;
     uint32_t b0 = f[0], b1 = f[1], b2 = f[2];
-    for (;;) {
-        const uint32_t o0 = b0, o1 = b1, o2 = b2;
-        /* rows and boxes inside each band */
-        uint32_t k0 = band_perm[band_occ[b0 & 511] | band_occ[(b0 >> 9) & 511] << 3 |
-                                band_occ[b0 >> 18] << 6];
-        uint32_t k1 = band_perm[band_occ[b1 & 511] | band_occ[(b1 >> 9) & 511] << 3 |
-                                band_occ[b1 >> 18] << 6];
-        uint32_t k2 = band_perm[band_occ[b2 & 511] | band_occ[(b2 >> 9) & 511] << 3 |
-                                band_occ[b2 >> 18] << 6];
-        if (!k0 || !k1 || !k2)
+    for (;;) { /* each step keeps whole mini-rows or columns: a second pass changes nothing */
+        /* rows and boxes inside each band that changed */
+        if (bands & 1 && !(b0 = band_rows(b0)))
             return 0;
-        b0 &= band_expand[k0];
-        b1 &= band_expand[k1];
-        b2 &= band_expand[k2];
+        if (bands & 2 && !(b1 = band_rows(b1)))
+            return 0;
+        if (bands & 4 && !(b2 = band_rows(b2)))
+            return 0;
+        const uint32_t o0 = b0, o1 = b1, o2 = b2;
         /* columns and boxes inside each stack */
         const uint32_t c0 = (b0 | b0 >> 9 | b0 >> 18) & 511, c1 = (b1 | b1 >> 9 | b1 >> 18) & 511,
                        c2 = (b2 | b2 >> 9 | b2 >> 18) & 511;
@@ -142,12 +144,13 @@ static inline int band_digit(BandState *s, int d)
         b0 &= a0 * BAND_COLS;
         b1 &= a1 * BAND_COLS;
         b2 &= a2 * BAND_COLS;
-        if (b0 == o0 && b1 == o1 && b2 == o2)
+        bands = (b0 != o0) | (b1 != o1) << 1 | (b2 != o2) << 2;
+        if (!bands)
             break;
     }
-    f[0] = s->settled[3 * d] = b0;
-    f[1] = s->settled[3 * d + 1] = b1;
-    f[2] = s->settled[3 * d + 2] = b2;
+    f[0] = b0;
+    f[1] = b1;
+    f[2] = b2;
     const uint32_t b[3] = {b0, b1, b2};
     for (int k = 0; k < 3; k++) {
         const uint32_t w = b[k];
@@ -158,8 +161,10 @@ static inline int band_digit(BandState *s, int d)
         if (decided) {
             s->open[k] &= ~decided;
             for (int e = 0; e < 9; e++)
-                if (e != d)
+                if (e != d && (s->f[3 * e + k] & decided)) {
                     s->f[3 * e + k] &= ~decided;
+                    s->dirty |= 1u << (3 * e + k);
+                }
         }
     }
     return 1;
@@ -169,13 +174,12 @@ static inline int band_digit(BandState *s, int d)
 static int band_propagate(BandState *s)
 {
     for (;;) {
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *f = s->f + 3 * d, *g = s->settled + 3 * d;
-            if ((f[0] ^ g[0]) | (f[1] ^ g[1]) | (f[2] ^ g[2])) {
-                if (!band_digit(s, d))
-                    return 0;
-                d = -1; /* start over: the low digits first, as they changed */
-            }
+        while (s->dirty) { /* the lowest digit that changed first */
+            const int d = __builtin_ctz(s->dirty) / 3;
+            const uint32_t bands = s->dirty >> (3 * d) & 7;
+            s->dirty &= ~(7u << (3 * d));
+            if (!band_digit(s, d, bands))
+                return 0;
         }
         /* Naked singles: a bit-sliced count of the digits in every open cell. */
         int any = 0;
@@ -200,6 +204,7 @@ static int band_propagate(BandState *s)
                 if (d == 9)
                     return 0; /* a single of this pass took its last digit */
                 s->f[3 * d + k] &= ~(row & ~bit); /* the rest follows from the digit's rows */
+                s->dirty |= 1u << (3 * d + k);
                 any = 1;
             }
         }
@@ -217,10 +222,14 @@ static inline int band_place(BandState *s, int d, int i)
     if (!(s->f[3 * d + k] & bit))
         return 0;
     for (int e = 0; e < 9; e++)
-        s->f[3 * e + k] &= ~bit;
+        if (s->f[3 * e + k] & bit) {
+            s->f[3 * e + k] &= ~bit;
+            s->dirty |= 1u << (3 * e + k);
+        }
     for (int j = 0; j < 3; j++)
         s->f[3 * d + j] &= ~band_peers[i][j];
     s->f[3 * d + k] |= bit;
+    s->dirty |= 7u << (3 * d);
     s->open[k] &= ~bit;
     return 1;
 }
@@ -292,11 +301,10 @@ static void band_search(const Layout *lay, const uint8_t *givens, const uint32_t
     BandState *s = &stack[0];
     int *cell_at = frames->cells;
     uint64_t *todo = frames->todo; /* the digits still to try at each depth */
-    for (int j = 0; j < 27; j++) {
+    for (int j = 0; j < 27; j++)
         s->f[j] = BAND_ALL;
-        s->settled[j] = 0; /* every digit looks at the root */
-    }
     s->open[0] = s->open[1] = s->open[2] = BAND_ALL;
+    s->dirty = BAND_ALL; /* every digit looks at the root */
     out->count = 0;
     out->nodes = out->guesses = 0;
     out->status = ST_DONE;
