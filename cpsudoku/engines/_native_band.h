@@ -213,8 +213,8 @@ static int band_propagate(BandState *s)
     }
 }
 
-/* Place digit d at cell i (a given, or a branch): 0 when d is no longer possible
- * there. The digit leaves the cell's peers and the other digits the cell. */
+/* Place digit d at cell i (a branch): 0 when d is no longer possible there. The
+ * digit leaves the cell's peers and the other digits the cell. */
 static inline int band_place(BandState *s, int d, int i)
 {
     const int k = i / 27;
@@ -301,20 +301,40 @@ static void band_search(const Layout *lay, const uint8_t *givens, const uint32_t
     BandState *s = &stack[0];
     int *cell_at = frames->cells;
     uint64_t *todo = frames->todo; /* the digits still to try at each depth */
+    /* The givens all at once: each digit's as cells, the peers of each out of its
+     * digit's words; a given whose digit a peer holds too is a clash (what placing
+     * them one by one finds: only such a peer takes the digit from its cell). */
+    uint32_t given[27] = {0};
+    for (int i = 0; i < 81; i++)
+        if (givens[i])
+            given[3 * (givens[i] - 1) + i / 27] |= (uint32_t)1 << (i % 27);
     for (int j = 0; j < 27; j++)
         s->f[j] = BAND_ALL;
-    s->open[0] = s->open[1] = s->open[2] = BAND_ALL;
-    s->dirty = BAND_ALL; /* every digit looks at the root */
     out->count = 0;
     out->nodes = out->guesses = 0;
     out->status = ST_DONE;
     for (int i = 0; i < 81; i++) {
-        const int v = givens[i];
-        if (v && !band_place(s, v - 1, i)) {
-            out->status = ST_CLASH; /* a clash with an earlier given */
+        if (!givens[i])
+            continue;
+        uint32_t *f = s->f + 3 * (givens[i] - 1);
+        const uint32_t *g = given + 3 * (givens[i] - 1), *peers = band_peers[i];
+        if ((g[0] & peers[0]) | (g[1] & peers[1]) | (g[2] & peers[2])) {
+            out->status = ST_CLASH;
             return;
         }
+        f[0] &= ~peers[0];
+        f[1] &= ~peers[1];
+        f[2] &= ~peers[2];
     }
+    for (int k = 0; k < 3; k++) {
+        uint32_t taken = 0;
+        for (int d = 0; d < 9; d++)
+            taken |= given[3 * d + k];
+        for (int d = 0; d < 9; d++)
+            s->f[3 * d + k] = (s->f[3 * d + k] & ~taken) | given[3 * d + k];
+        s->open[k] = BAND_ALL & ~taken;
+    }
+    s->dirty = BAND_ALL; /* every digit looks at the root */
     out->nodes = 1;
     if ((out->status = check_limits(lim)) != ST_DONE)
         return; /* a time limit spent before the search began */
