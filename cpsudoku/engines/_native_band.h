@@ -196,15 +196,20 @@ static int band_propagate(BandState *s)
             while (single) {
                 const uint32_t bit = single & -single;
                 single &= single - 1;
-                const int pos = __builtin_ctz(bit);
-                const uint32_t row = (uint32_t)511 << (pos / 9 * 9);
+                const uint32_t *peers = band_peers[27 * k + __builtin_ctz(bit)];
                 int d = 0;
                 while (d < 9 && !(s->f[3 * d + k] & bit))
                     d++;
                 if (d == 9)
                     return 0; /* a single of this pass took its last digit */
-                s->f[3 * d + k] &= ~(row & ~bit); /* the rest follows from the digit's rows */
-                s->dirty |= 1u << (3 * d + k);
+                for (int j = 0; j < 3; j++) { /* decided: the digit leaves its peers */
+                    const uint32_t x = s->f[3 * d + j];
+                    if (x & peers[j]) {
+                        s->f[3 * d + j] = x & ~peers[j];
+                        s->dirty |= 1u << (3 * d + j);
+                    }
+                }
+                s->open[k] &= ~bit;
                 any = 1;
             }
         }
