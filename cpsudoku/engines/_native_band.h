@@ -318,18 +318,20 @@ static void band_search(const Layout *lay, const uint8_t *givens, const uint32_t
     out->count = 0;
     out->nodes = out->guesses = 0;
     out->status = ST_DONE;
-    for (int i = 0; i < 81; i++) {
-        if (!givens[i])
-            continue;
-        uint32_t *f = s->f + 3 * (givens[i] - 1);
-        const uint32_t *g = given + 3 * (givens[i] - 1), *peers = band_peers[i];
-        if ((g[0] & peers[0]) | (g[1] & peers[1]) | (g[2] & peers[2])) {
-            out->status = ST_CLASH;
-            return;
-        }
-        f[0] &= ~peers[0];
-        f[1] &= ~peers[1];
-        f[2] &= ~peers[2];
+    for (int d = 0; d < 9; d++) {
+        uint32_t *f = s->f + 3 * d;
+        const uint32_t *g = given + 3 * d;
+        for (int k = 0; k < 3; k++)
+            for (uint32_t m = g[k]; m; m &= m - 1) {
+                const uint32_t *peers = band_peers[27 * k + __builtin_ctz(m)];
+                if ((g[0] & peers[0]) | (g[1] & peers[1]) | (g[2] & peers[2])) {
+                    out->status = ST_CLASH;
+                    return;
+                }
+                f[0] &= ~peers[0];
+                f[1] &= ~peers[1];
+                f[2] &= ~peers[2];
+            }
     }
     for (int k = 0; k < 3; k++) {
         uint32_t taken = 0;
