@@ -21,7 +21,11 @@ setup(
         Extension(
             "cpsudoku.engines._native",
             sources=["cpsudoku/engines/_native.c"],
-            depends=["cpsudoku/engines/_native_core.h", "cpsudoku/engines/_native_props.h"],
+            depends=[
+                "cpsudoku/engines/_native_core.h",
+                "cpsudoku/engines/_native_props.h",
+                "cpsudoku/engines/_native_band.h",
+            ],
             extra_compile_args=flags,
             optional=True,
         ),

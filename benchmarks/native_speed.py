@@ -9,6 +9,7 @@ leaves). Every answer of the compiled engine is verified and compared with sat's
     python benchmarks/native_speed.py                       # the bundled samples
     python benchmarks/native_speed.py --data DIR --sets clue17_royle top1465
     python benchmarks/native_speed.py --sat-limit 200       # sat on the first 200 only
+    python benchmarks/native_speed.py --path generic        # 9x9 without the band solver
 
 ``--data`` points at a folder holding the whole published files (see
 benchmarks/data/README.md for where each comes from); one core, nothing else running.
@@ -48,7 +49,9 @@ def load(path: Path) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def measure(name: str, lines: list[str], sat_limit: int, repeat: int) -> dict[str, object]:
+def measure(
+    name: str, lines: list[str], sat_limit: int, repeat: int, band: bool = True
+) -> dict[str, object]:
     g = Rules.for_size(math.isqrt(len(lines[0])))
     values, ok = bulk_logic.parse_block(lines, g)
     assert ok.all(), f"{name}: unreadable lines"
@@ -56,7 +59,7 @@ def measure(name: str, lines: list[str], sat_limit: int, repeat: int) -> dict[st
     best = math.inf
     for _ in range(repeat):
         start = time.perf_counter()
-        found = native.solve_block(values, g, budget=budget)
+        found = native.solve_block(values, g, budget=budget, band=band)
         best = min(best, time.perf_counter() - start)
     answered = (found.status == native.DONE) | (found.status == native.LIMIT)
     solved = found.count > 0
@@ -94,6 +97,12 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", default=SETS)
     parser.add_argument("--sat-limit", type=int, default=500, help="puzzles sat solves per set")
     parser.add_argument("--repeat", type=int, default=3, help="native runs per set (best kept)")
+    parser.add_argument(
+        "--path",
+        choices=["band", "generic"],
+        default="band",
+        help="classic 9x9 on the band solver (the default) or on the generic search",
+    )
     args = parser.parse_args()
     print(
         "| set | puzzles | native/s | guesses/puzzle | native budget spent | sat/s | "
@@ -105,7 +114,7 @@ def main() -> None:
         if not path.exists():
             print(f"| {name} | (no {path}) |")
             continue
-        m = measure(name, load(path), args.sat_limit, args.repeat)
+        m = measure(name, load(path), args.sat_limit, args.repeat, args.path == "band")
         print(
             f"| {m['set']} | {m['puzzles']:,} | {m['native/s']:,.0f} | {m['guesses']:.1f} | "
             f"{m['budget spent']} | {m['sat/s']:,.0f} | {m['pipeline/s']:,.1f} | "

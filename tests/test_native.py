@@ -366,7 +366,26 @@ FUZZ = textwrap.dedent(
                   allowed=allowed if rng.random() < 0.3 else None)
         lay.solve_many(data * rng.randint(0, 3), 2, 0.05, 200)
         with_props += 1
-    print("fuzzed", answered, refused, with_props)
+    band = 0
+    for _ in range(int(sys.argv[2]) // 2):  # classic 9x9: the band solver
+        units = [[r * 9 + c for c in range(9)] for r in range(9)]
+        units += [[r * 9 + c for r in range(9)] for c in range(9)]
+        units += [[(b // 3 * 3 + j // 3) * 9 + b % 3 * 3 + j % 3 for j in range(9)]
+                  for b in range(9)]
+        rng.shuffle(units)
+        lay = _native.Layout(9, units, band=rng.random() < 0.9)
+        band += lay.band
+        data = bytes(rng.randint(1, 9) if rng.random() < rng.choice([0.1, 0.3, 0.6]) else 0
+                     for _ in range(81))
+        if rng.random() < 0.1:
+            data = bytes(rng.randint(0, 255) for _ in range(rng.choice([81, 80, 162])))
+        try:
+            lay.solve(data, rng.randint(1, 300), rng.choice([-1.0, 0.01, 1e-9]),
+                      rng.randint(0, 300))
+            lay.solve_many(data * rng.randint(0, 3), rng.randint(1, 5), 0.01, 300)
+        except (ValueError, TypeError):
+            refused += 1
+    print("fuzzed", answered, refused, with_props, band)
     """
 )
 
@@ -380,10 +399,11 @@ def test_random_bytes_through_every_entry_point() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
-    answered, refused, with_props = map(int, done.stdout.split()[1:])
+    answered, refused, with_props, band = map(int, done.stdout.split()[1:])
     assert answered > 20
     assert refused > 20
     assert with_props > 30
+    assert band > 30  # classic 9x9 layouts searched by the band solver
 
 
 def _asan_library() -> str | None:
@@ -437,6 +457,7 @@ def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
     assert "AddressSanitizer" not in done.stderr
     assert done.stdout.startswith("fuzzed")
     assert int(done.stdout.split()[3]) > 30  # layouts with primitives searched
+    assert int(done.stdout.split()[4]) > 30  # classic 9x9 on the band solver
 
 
 def test_without_the_extension_the_engine_is_reported_missing() -> None:

@@ -197,6 +197,8 @@ units_holding(const Layout *lay, const uint64_t *cells, int words, uint64_t out[
 #undef D
 #undef SUF
 
+#include "_native_band.h" /* classic 9x9: the band solver */
+
 typedef void (*search_fn)(const Layout *, const uint8_t *, const uint32_t *, const Limits *,
                           Outcome *, uint8_t *, Frame *);
 
@@ -1137,10 +1139,11 @@ done:
 
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "cages", "props", NULL};
-    int n;
+    static char *kwlist[] = {"n", "units", "cages", "props", "band", NULL};
+    int n, band = 1;
     PyObject *units, *cages = NULL, *props = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OO", kwlist, &n, &units, &cages, &props))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OOp", kwlist, &n, &units, &cages, &props,
+                                     &band))
         return -1;
     if (n < 1 || n > MAX_DIGITS) {
         PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
@@ -1221,6 +1224,10 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
     if (props && props != Py_None && read_props(lay, props) < 0) {
         layout_free(lay);
         return -1;
+    }
+    if (band && band_fits(lay)) { /* classic 9x9 and nothing else: the band solver */
+        band_tables();
+        self->search = band_search;
     }
     return 0;
 nomem:
@@ -1475,7 +1482,14 @@ static PyObject *Layout_get_pairs(LayoutObject *self, void *closure)
     return PyLong_FromLong(self->lay.npairs);
 }
 
+static PyObject *Layout_get_band(LayoutObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->search == band_search);
+}
+
 static PyGetSetDef Layout_getset[] = {
+    {"band", (getter)Layout_get_band, NULL, "searched by the 9x9 band solver", NULL},
     {"n", (getter)Layout_get_n, NULL, "the side of the grid", NULL},
     {"words", (getter)Layout_get_words, NULL, "64-bit words per cell set", NULL},
     {"pairs", (getter)Layout_get_pairs, NULL, "unit pairs for locked candidates", NULL},
@@ -1493,8 +1507,10 @@ static PyMethodDef Layout_methods[] = {
 static PyTypeObject LayoutType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "cpsudoku.engines._native.Layout",
-    .tp_doc = PyDoc_STR("Layout(n, units, cages=None): the no-repeat units of a rule set, "
-                        "and its killer cages (cells, digit sets as masks), as bit masks."),
+    .tp_doc = PyDoc_STR("Layout(n, units, cages=None, props=None, band=True): the no-repeat "
+                        "units of a rule set, and its killer cages (cells, digit sets as "
+                        "masks), as bit masks; band=False keeps classic 9x9 on the generic "
+                        "search."),
     .tp_basicsize = sizeof(LayoutObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

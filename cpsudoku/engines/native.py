@@ -86,9 +86,14 @@ ENDS = 5
 
 
 @lru_cache(maxsize=64)
-def layout(rules: Rules) -> _native.Layout:
-    """The compiled layout of ``rules``, built once per rule set (:func:`_layout`)."""
-    return _layout(rules, ())
+def layout(rules: Rules, band: bool = True) -> _native.Layout:
+    """The compiled layout of ``rules``, built once per rule set (:func:`_layout`).
+
+    Classic 9x9 rules (rows, columns and boxes, nothing else) are searched by the
+    9x9 band solver (``_native_band.h``) unless ``band`` is False, which keeps them on
+    the generic search: the tests compare the two, the benchmark measures both.
+    """
+    return _layout(rules, (), band)
 
 
 @lru_cache(maxsize=16)
@@ -107,7 +112,7 @@ def _summed_cages(rules: Rules) -> bool:
     return any(type(c) is Cage and c.total is not None for c in rules.constraints)
 
 
-def _layout(rules: Rules, extra: tuple[Primitive, ...]) -> _native.Layout:
+def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _native.Layout:
     """The compiled layout of ``rules`` and the implied primitives ``extra``.
 
     Its units as bit masks. The primitives that are units go in as units: different
@@ -119,7 +124,7 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...]) -> _native.Layout:
     (:func:`allowed_masks`).
     """
     if not rules.constraints:  # regions alone: a jigsaw dataset builds one per puzzle
-        return _native.Layout(rules.n, rules.unit_cells)
+        return _native.Layout(rules.n, rules.unit_cells, band=band)
     n = rules.n
     units: list[tuple[int, ...]] = list(rules.unit_cells)
     full = sum(len(u) == n for u in units)
@@ -153,7 +158,7 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...]) -> _native.Layout:
     units += pairs
     if relations:
         props += _relations(relations, units, n)
-    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in cages], props)
+    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in cages], props, band=band)
 
 
 def _relations(
@@ -383,17 +388,20 @@ def solve_block(
     limit: int = 2,
     time_limit: float | None = None,
     budget: int = 0,
+    band: bool = True,
 ) -> BlockResult:
     """Search every puzzle of ``values`` (P x cells, uint8 values 0..n) in one C call.
 
     ``time_limit`` (seconds) and ``budget`` (nodes, 0 for none) apply to each puzzle;
-    the GIL is released for the whole call. The solutions are not verified here: the
-    caller verifies them (:func:`cpsudoku.datasets.bulk_logic.verify_block`).
+    the GIL is released for the whole call. ``band=False`` keeps classic 9x9 rules on
+    the generic search instead of the band solver (for comparing the two). The
+    solutions are not verified here: the caller verifies them
+    (:func:`cpsudoku.datasets.bulk_logic.verify_block`).
     """
     import numpy as np
 
     block = np.ascontiguousarray(values, dtype=np.uint8)
-    status, count, grids, nodes, guesses = layout(rules).solve_many(
+    status, count, grids, nodes, guesses = layout(rules, band).solve_many(
         block, limit, _seconds(time_limit), budget
     )
     return BlockResult(
