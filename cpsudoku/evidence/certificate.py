@@ -19,7 +19,9 @@ unsatisfiability proves as much as the whole one's, and the checker, which domin
 the cost, gets a fifth of the clauses (docs/design.md has the measurements). Of those,
 the certificate keeps an unsatisfiable core (:func:`unsat_core`, two rounds): a
 subset is implied just the same, and the proof checker, pure Python, propagates over
-a third to a tenth of the clauses and replays a shorter proof.
+a third to a tenth of the clauses and replays a shorter proof. The proof is then
+trimmed backward (:func:`trimmed`): only the lemmas the empty clause rests on, and
+only the clauses those rest on, are written, since the checker replays every lemma.
 
 Little killers, arrows and sandwiches are encoded with auxiliary variables (partial
 sums along a chain; where a sandwich's 1 and n stand and which digits lie between). The
@@ -394,11 +396,12 @@ def make_certificate(
         backend: the engine that solves the puzzle and shows it unique (any engine
             spec); the proof always comes from a fresh :data:`SOLVER`.
         time_limit: seconds for the whole: the solve gets them, the core search what
-            is left, and past them no further step starts (the proof's CaDiCaL and
-            the check, which cannot be stopped from outside, run to their end once
-            started).
+            is left, and past them no further step starts (the proof's CaDiCaL, its
+            trimming and the check, which cannot be stopped from outside, run to
+            their end once started).
         on_step: called with each step as it starts (``solving``, ``finding the
-            core``, ``proving``, ``checking the proof``), for a progress line.
+            core``, ``proving``, ``trimming the proof``, ``checking the proof``), for
+            a progress line.
 
     Raises:
         CertificateError: the puzzle is invalid, unsolvable or not unique (then
