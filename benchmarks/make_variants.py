@@ -14,11 +14,19 @@ of each other family: the default counts) were made by
 
     python benchmarks/make_variants.py --out benchmarks/data/variants --force --jobs 2
 
-(except ``little-killer.jsonl``, still the set first made, with time-limited checks,
-and not checked against the command yet: without a limit its first checks run for
-minutes each; and the 6 puzzles of each of the rule vocabulary's families, made with
-``-n 6`` and the generator's time-limited checks, not yet made again without them),
-and a few sets, or other counts, by e.g.
+except two groups of files this command does not remake. ``little-killer.jsonl`` is
+the set first made, at commit 6c925bd (cpsudoku 0.1.0, 2026-11-25), by that commit's
+``python benchmarks/make_variants.py`` (every family, 50 each, written into
+``benchmarks/data/variants``): the same seeds as here, but each uniqueness check on
+the ``sat`` engine stopped at 0.25 s, a clue kept when its check ran out. Its lines
+therefore depend on the speed of the machine that made them, and no command remakes
+them byte for byte; every puzzle in it is unique all the same (a kept clue keeps the
+puzzle unique; the variant-set tests solve each one), though not always minimal. Made
+without a limit, as here, its first uniqueness checks run for many minutes each (more
+than 4 minutes of CPU for the first puzzle on the compiled engine, unfinished). And
+the 6 puzzles of each of the rule vocabulary's families were made with ``-n 6`` and
+the generator's time-limited checks, not yet made again without them. A few sets, or
+other counts, are made by e.g.
 
     python benchmarks/make_variants.py -n 50 thermometer sandwich
 """

@@ -19,7 +19,9 @@ unsatisfiability proves as much as the whole one's, and the checker, which domin
 the cost, gets a fifth of the clauses (docs/design.md has the measurements). Of those,
 the certificate keeps an unsatisfiable core (:func:`unsat_core`, two rounds): a
 subset is implied just the same, and the proof checker, pure Python, propagates over
-a third to a tenth of the clauses and replays a shorter proof.
+a third to a tenth of the clauses and replays a shorter proof. The proof is then
+trimmed backward (:func:`trimmed`): only the lemmas the empty clause rests on, and
+only the clauses those rest on, are written, since the checker replays every lemma.
 
 Little killers, arrows and sandwiches are encoded with auxiliary variables (partial
 sums along a chain; where a sandwich's 1 and n stand and which digits lie between). The
@@ -87,6 +89,7 @@ __all__ = [
     "sha256",
     "solution_text",
     "to_dimacs",
+    "trimmed",
     "unsat_core",
     "versions",
     "write_certificate",
@@ -117,7 +120,8 @@ ENCODING: dict[str, str] = {
     "literals it falsifies taken out of the others",
     "subset": "an unsatisfiable core of the clauses above (the solver's core under one "
     "assumption per clause, clauses sharing auxiliary variables kept or left out together, "
-    "found twice over): any subset is implied as the whole is",
+    "found twice over, then only the clauses the trimmed proof rests on): any subset is "
+    "implied as the whole is",
     "auxiliary": "variables above n**3; those of little killers, arrows and sandwiches are "
     "listed under the manifest's 'auxiliary' with what each means, as "
     "{constraint: index into rules.constraints, meaning, variables: [[variable, *parameters]]}: "
@@ -326,6 +330,29 @@ def unsat_core(
     return kept
 
 
+def trimmed(
+    clauses: Sequence[Clause], proof: str, linked: Collection[int] = ()
+) -> tuple[list[Clause], str]:
+    """The clauses and the proof lines the refutation needs (:func:`~.trim.trim`).
+
+    The proof keeps the lemmas the empty clause rests on, the formula the clauses they
+    and the empty clause rest on, whole groups of clauses sharing a variable of
+    ``linked`` (a cage's selectors stay with all their clauses, as in
+    :func:`unsat_core`), in their order. The proof checker's forward pass then
+    propagates over fewer clauses and replays fewer lemmas. The clauses and the proof
+    as they were when the trimming cannot follow the proof.
+    """
+    from cpsudoku.evidence.trim import trim
+
+    found = trim(clauses, proof)
+    if found is None:
+        return list(clauses), proof
+    kept, lines = found
+    group = _groups(clauses, linked)
+    wanted = {group[k] for k in kept}
+    return [c for c, g in zip(clauses, group, strict=True) if g in wanted], lines
+
+
 def _groups(clauses: Sequence[Clause], linked: Collection[int]) -> list[int]:
     """For each clause its group, numbered from 0.
 
@@ -369,11 +396,12 @@ def make_certificate(
         backend: the engine that solves the puzzle and shows it unique (any engine
             spec); the proof always comes from a fresh :data:`SOLVER`.
         time_limit: seconds for the whole: the solve gets them, the core search what
-            is left, and past them no further step starts (the proof's CaDiCaL and
-            the check, which cannot be stopped from outside, run to their end once
-            started).
+            is left, and past them no further step starts (the proof's CaDiCaL, its
+            trimming and the check, which cannot be stopped from outside, run to
+            their end once started).
         on_step: called with each step as it starts (``solving``, ``finding the
-            core``, ``proving``, ``checking the proof``), for a progress line.
+            core``, ``proving``, ``trimming the proof``, ``checking the proof``), for
+            a progress line.
 
     Raises:
         CertificateError: the puzzle is invalid, unsolvable or not unique (then
@@ -414,11 +442,18 @@ def make_certificate(
     proof = None if clauses is None else prove(clauses)
     if clauses is None or proof is None:  # the engine said unique; the fresh solver disagrees
         raise CertificateError("the certificate's formula is satisfiable: no proof", result)
+    whole_proof, whole_clauses = proof, clauses
+    if proof != TRIVIAL_PROOF and (deadline is None or time.perf_counter() < deadline):
+        on_step(f"trimming the proof ({proof.count(chr(10)):,} lines)", 0, 0)
+        clauses, proof = trimmed(clauses, proof, linked)
     t2 = time.perf_counter()
     ok, verdict = True, "not checked"
     if check:
         on_step(f"checking the proof ({proof.count(chr(10)):,} lines)", 0, 0)
         ok, verdict, trivial = check_proof(clauses, proof)
+        if not ok and proof is not whole_proof:  # never seen: the proof as CaDiCaL wrote it
+            clauses, proof = whole_clauses, whole_proof
+            ok, verdict, trivial = check_proof(clauses, proof)
         if trivial:
             proof = TRIVIAL_PROOF
     t3 = time.perf_counter()

@@ -267,6 +267,7 @@ def _against_plain(
     top = rules.n * rules.cells
     aux: list[Clause] = []
     meant = 0
+    on_step("checking the CNF against the plain encoding", 0, len(clauses))
     for k, c in enumerate(clauses, 1):
         if not k & 255:
             on_step("checking the CNF against the plain encoding", k, len(clauses))

@@ -391,6 +391,64 @@ class Table(Primitive):
                 changed |= step
         return changed
 
+    def possible(self, values: Sequence[int], n: int) -> bool:
+        """Some tuple agrees with every filled cell (what :meth:`narrow` finds, looked up).
+
+        The certificate checker and the oracle ask this for each partial assignment
+        they try (tens of thousands on a few between lines), so it looks the filled
+        cells' values up in the table's projections (:func:`_projections`) instead of
+        walking every tuple.
+        """
+        filled = 0
+        key = []
+        for j, i in enumerate(self.cells):
+            v = values[i]
+            if v:
+                filled |= 1 << j
+                key.append(v)
+        if not filled:
+            return bool(self.tuples)
+        projections = _projections(self.tuples)
+        if projections is None:
+            return any(
+                all(not values[i] or values[i] == v for i, v in zip(self.cells, t, strict=True))
+                for t in self.tuples
+            )
+        return (filled, *key) in projections
+
+
+#: The most (tuple, subset of its positions) pairs :func:`_projections` lists for a table.
+MAX_PROJECTIONS = 100_000
+
+#: Tables' projections by the identity of their tuples (kept, so the identity stays theirs).
+_PROJECTIONS: dict[int, tuple[tuple[tuple[int, ...], ...], frozenset[tuple[int, ...]] | None]] = {}
+
+
+def _projections(tuples: tuple[tuple[int, ...], ...]) -> frozenset[tuple[int, ...]] | None:
+    """Every ``(positions, *values)`` some tuple has on a nonempty subset of positions.
+
+    ``positions`` is a bit mask (bit ``j`` for position ``j``), the values those
+    positions', in order. None when the list would pass :data:`MAX_PROJECTIONS`. Cached
+    by the tuples' identity: the tables of one rule share one tuple list
+    (:func:`_tuples` is cached), and hashing a few hundred tuples at every call would
+    cost what the lookup saves.
+    """
+    entry = _PROJECTIONS.get(id(tuples))
+    if entry is not None and entry[0] is tuples:
+        return entry[1]
+    width = len(tuples[0]) if tuples else 0
+    out: frozenset[tuple[int, ...]] | None = None
+    if len(tuples) << width <= MAX_PROJECTIONS:
+        out = frozenset(
+            (mask, *(v for j, v in enumerate(t) if mask >> j & 1))
+            for t in tuples
+            for mask in range(1, 1 << width)
+        )
+    if len(_PROJECTIONS) >= 256:
+        _PROJECTIONS.clear()
+    _PROJECTIONS[id(tuples)] = (tuples, out)
+    return out
+
 
 @lru_cache(maxsize=1024)
 def _tuple_cache(k: int, n: int, ok: Callable[..., bool]) -> tuple[tuple[int, ...], ...]:
