@@ -131,6 +131,23 @@ static int check_limits(const Limits *lim)
     return 0;
 }
 
+/* A branch taken at a search node, counted (a guess when another digit was left) and
+ * held to the limits: the clock and Ctrl-C every 64 nodes, the node budget at each.
+ * The status that stops the search, or 0 to go on. Every search calls it. */
+static inline int count_branch(Outcome *out, const Limits *lim, int guess)
+{
+    out->nodes++;
+    out->guesses += guess;
+    if ((out->nodes & 63) == 0) {
+        const int why = check_limits(lim);
+        if (why)
+            return why;
+    }
+    if (lim->budget && out->nodes > lim->budget)
+        return ST_BUDGET;
+    return 0;
+}
+
 /* OR into ``out`` the units of n cells holding any cell of ``cells`` (``words`` words):
  * the layout's pairs of units that meet, the search's units a placement touched. */
 static inline __attribute__((always_inline)) void

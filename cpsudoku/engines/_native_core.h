@@ -633,17 +633,10 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             int d = __builtin_ctzll(digits);
             todo[depth] = digits & (digits - 1);
-            out->nodes++;
-            out->guesses += todo[depth] != 0; /* the last digit left is forced, no guess */
-            if ((out->nodes & 63) == 0) {
-                int why = check_limits(lim);
-                if (why) {
-                    out->status = why;
-                    return;
-                }
-            }
-            if (lim->budget && out->nodes > lim->budget) {
-                out->status = ST_BUDGET;
+            /* the last digit left is forced, no guess */
+            const int stop = count_branch(out, lim, todo[depth] != 0);
+            if (stop) {
+                out->status = stop;
                 return;
             }
             STATE *next = &stack[depth + 1];
