@@ -128,3 +128,16 @@ def test_a_killer_that_escalates_without_implied_sums_is_still_searched_to_the_e
     engine.budget = 5
     assert create_backend("native").solve(_puzzle(row)).status is Status.UNIQUE
     assert engine.solve(_puzzle(row)).status is Status.TIMEOUT
+
+
+@pytest.mark.parametrize(("pid", "most"), [("long-sums-1", 2_000), ("long-sums-2", 5_000)])
+def test_native_bounds_a_long_sum_by_its_groups_of_different_digits(pid: str, most: int) -> None:
+    """A 32-cell shaft's cells fall in groups that see each other (a box's, a row's):
+    each group adds at least its least distinct candidates. Without that, 941,054 nodes
+    (3.7 s) on long sums 1 and 688,087 on long sums 2; with it 183 and 1,034."""
+    pytest.importorskip("cpsudoku.engines.native", reason="the extension was not built")
+    row = next(r for r in ROWS if r["id"] == pid)
+    result = create_backend("native").solve(_puzzle(row), time_limit=60)
+    assert result.status is Status.UNIQUE
+    assert str(result.solution) == row["solution"]
+    assert result.stats["nodes"] <= most

@@ -20,6 +20,7 @@ from test_primitives import KINDS, Raw, _primitive
 
 from cpsudoku.engines import create_backend
 from cpsudoku.model.forms import parse
+from cpsudoku.model.primitives import Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
@@ -129,3 +130,52 @@ def test_relation_pairs_the_units_already_keep_apart_are_no_propagators() -> Non
     six = Rules.from_spec({"size": 6, "box": "2x3", "constraints": [{"kind": "self-taxicab"}]})
     with create_backend("native") as engine:
         assert engine.count(Puzzle(six, (0,) * 36), limit=100).count == 72
+
+
+def _grouped_sum(rng: random.Random, rules: Rules) -> Sum:
+    """A sum whose cells mostly share units (a row, a box): groups of different digits,
+    some weighted as a pill's digits (10, 1) or a circle's (-1)."""
+    units = [u for u in rules.unit_cells if len(u) == rules.n]
+    cells: list[int] = []
+    for _ in range(rng.randint(1, 3)):
+        cells += rng.sample(units[rng.randrange(len(units))], rng.randint(1, 4))
+    cells = list(dict.fromkeys(cells))  # a sum lists each cell once
+    weights = [rng.choice([1, 1, 1, 10, -1]) for _ in cells]
+    grid = GRIDS_4X4[rng.randrange(288)] if rules.n == 4 else None
+    if grid is not None and rng.random() < 0.7:  # a target some grid meets
+        targets: tuple[int, ...] = (sum(w * grid[i] for i, w in zip(cells, weights, strict=True)),)
+    else:
+        low = sum(min(w, rules.n * w) for w in weights)
+        high = sum(max(w, rules.n * w) for w in weights)
+        targets = tuple(sorted({rng.randint(low, high) for _ in range(rng.randint(1, 2))}))
+    return Sum(tuple(zip(cells, weights, strict=True)), targets)
+
+
+def test_sums_over_cells_that_see_each_other_count_as_brute_force(engine) -> None:  # type: ignore[no-untyped-def]
+    """The sum kernel bounds each group of cells that must differ by its least and
+    greatest distinct digits: sound on every 4x4 sum of this shape, one or two at once,
+    with givens or without."""
+    rng = random.Random("grouped sums")
+    rules0 = Rules.classic(2, 2)
+    for trial in range(150):
+        prims = tuple(_grouped_sum(rng, rules0) for _ in range(1 + trial % 2))
+        rules = rules0.with_constraints(Raw(prims))
+        grid = GRIDS_4X4[rng.randrange(288)]
+        givens = tuple(v if trial % 3 == 1 and rng.random() < 0.25 else 0 for v in grid)
+        keeping = sum(
+            all(p.holds(g) for p in prims)
+            and all(not v or v == w for v, w in zip(givens, g, strict=True))
+            for g in GRIDS_4X4
+        )
+        assert engine.count(Puzzle(rules, givens), limit=LIMIT).count == keeping, (prims, givens)
+
+
+def test_sums_on_6x6_count_as_sat(engine, sat) -> None:  # type: ignore[no-untyped-def]
+    """The same shape of sums on 6x6 grids, counted up to 20 by both engines."""
+    rng = random.Random("grouped sums 6x6")
+    rules0 = Rules.classic(2, 3)
+    for _ in range(30):
+        prims = tuple(_grouped_sum(rng, rules0) for _ in range(rng.randint(2, 4)))
+        puzzle = Puzzle(rules0.with_constraints(Raw(prims)), (0,) * 36)
+        ours, theirs = engine.count(puzzle, limit=20), sat.count(puzzle, limit=20)
+        assert (ours.count, ours.complete) == (theirs.count, theirs.complete), prims

@@ -24,6 +24,7 @@
 #define MAX_TABLE_CELLS 64     /* cells of a table */
 #define MAX_NESTING 8          /* choices inside choices */
 #define MAX_PROP_CELLS 65536   /* cells one primitive lists */
+#define SUM_GROUP_CELLS 256    /* the most terms of a sum whose cells are grouped */
 #define MAX_STATES (1 << 20)   /* states of an automaton */
 #define MAX_LAYERS (1 << 22)   /* words of an automaton's layers: (cells + 1) * state words */
 
@@ -40,11 +41,13 @@ typedef struct {
     /* per kind: relation a = its table in pmask (n masks forward, n back); allowed a =
      * masks in pmask; digitsets a = sets in pmask, b = how many; table a = tuples in
      * ptup, b = how many; sum a = weights in pnum, b = targets in pnum, c = how many,
-     * d = words of the partial sums (0: bounds), e = targets as bits in pword;
+     * d = words of the partial sums (0: bounds), e = targets as bits in pword, f =
+     * each term's group in pint (terms of one group: one weight, cells that see each
+     * other), g = how many groups (0: no group of two or more);
      * automaton a = transitions in ptrans, b = states, c = accepting in pword, d =
      * words per state set; count a = the values' mask, b = counts as bits in pword;
      * choice a = branch bounds in pint, b = branches. */
-    size_t a, b, c, d, e;
+    size_t a, b, c, d, e, f, g;
 } Prop;
 
 /* What a search ended with. */
@@ -763,6 +766,58 @@ static int check_size(int ok, const char *message)
     return ok ? 0 : -1;
 }
 
+/*
+ * A sum's terms in groups: terms of one weight whose cells all see each other (share a
+ * unit), so they hold different digits; the kernel bounds each group by its least and
+ * greatest distinct digits (sum_groups in _native_props.h). Greedy, in the terms'
+ * order: each term joins the first group it fits. No group of two or more: p->g = 0.
+ */
+static int sum_groups_read(Builder *bd, int id, const long long *w)
+{
+    Layout *lay = bd->lay;
+    const int nc = lay->props[id].nc;
+    const size_t idx = lay->props[id].idx;
+    lay->props[id].g = 0;
+    if (nc > SUM_GROUP_CELLS) /* grouping is quadratic in the terms */
+        return 0;
+    if (RESERVE(bd, pint, (size_t)nc) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int *group = lay->pint + lay->npint, ng = 0, joined = 0;
+    for (int k = 0; k < nc; k++) {
+        const int cell = bd->frame[lay->pint[idx + k]];
+        const uint64_t *seen = lay->peers + (size_t)cell * lay->words;
+        group[k] = -1;
+        for (int g = 0; g < ng && group[k] < 0; g++) {
+            int fits = 1, size = 0;
+            for (int j = 0; j < k && fits; j++)
+                if (group[j] == g) {
+                    const int other = bd->frame[lay->pint[idx + j]];
+                    fits = w[j] == w[k] && ((seen[other >> 6] >> (other & 63)) & 1);
+                    size++;
+                }
+            if (fits && size < lay->n) {
+                group[k] = g;
+                joined = 1;
+            }
+        }
+        if (group[k] < 0)
+            group[k] = ng++;
+    }
+    Prop *p = lay->props + id;
+    if (!joined) {
+        p->g = 0;
+        return 0;
+    }
+    p->f = lay->npint;
+    p->g = (size_t)ng;
+    lay->npint += (size_t)nc;
+    if (4 * (size_t)ng > lay->word_scratch)
+        lay->word_scratch = 4 * (size_t)ng;
+    return 0;
+}
+
 /* One primitive (not a relation) as a tuple (kind, ...); its id appended to ids. */
 static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids)
 {
@@ -789,7 +844,7 @@ static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_
                                  : -1;
 #undef IS
     static const Py_ssize_t sizes[] = {0, 3, 2, 3, 4, 4, 5, 4, 2};
-    if (kind < 0 || size != sizes[kind]) {
+    if (kind < 0 || (size != sizes[kind] && !(kind == K_SUM && size == 5))) {
         PyErr_Format(PyExc_ValueError, "unknown primitive, or %zd fields where it has others",
                      size);
         return -1;
@@ -945,7 +1000,10 @@ static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_
             memcpy(lay->pnum + lay->npnum, t, (size_t)kept * sizeof(long long));
             lay->npnum += (size_t)kept;
             p->c = (size_t)kept;
-            if (range < 64LL * SUM_DP_WORDS) { /* exact, by the reachable partial sums */
+            const int grouped = size < 5 ? 1 : PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4));
+            bad = grouped < 0 || (grouped && sum_groups_read(bd, id, w) < 0);
+            p = lay->props + id;
+            if (!bad && range < 64LL * SUM_DP_WORDS) { /* exact, by the reachable partial sums */
                 long long goal = new_bits(bd, (size_t)range + 1);
                 if (goal < 0) {
                     bad = 1;

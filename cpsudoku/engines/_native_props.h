@@ -325,6 +325,109 @@ static int sum_bounds(const Layout *lay, const Prop *p, uint32_t *m)
     }
 }
 
+/* The sum of the j least (or, greatest) values of mask v; -1 when it has fewer. */
+static inline long long least_of(uint32_t v, int j)
+{
+    long long s = 0;
+    for (; j > 0; j--, v &= v - 1) {
+        if (!v)
+            return -1;
+        s += __builtin_ctz(v) + 1;
+    }
+    return s;
+}
+
+static inline long long greatest_of(uint32_t v, int j)
+{
+    long long s = 0;
+    for (; j > 0; j--) {
+        if (!v)
+            return -1;
+        const int top = 31 - __builtin_clz(v);
+        s += top + 1;
+        v &= ~((uint32_t)1 << top);
+    }
+    return s;
+}
+
+/*
+ * A sum by groups of terms that hold different digits (one weight, cells that see
+ * each other): a group of j cells adds at least its weight times its j least distinct
+ * candidates, at most the j greatest; a value stays in a cell where, with the rest of
+ * its group on the other values, the whole can still meet a target. One pass: the
+ * search runs the propagator again when its cells change. The scratch: per group its
+ * candidates' union (with its size above bit 32), the digits two of its cells share,
+ * and its least and greatest.
+ */
+static int sum_groups(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
+{
+    const int *ix = lay->pint + p->idx, *group = lay->pint + p->f;
+    const long long *w = lay->pnum + p->a, *targets = lay->pnum + p->b;
+    const size_t nt = p->c, ng = p->g;
+    uint64_t *uni = sc->words, *twice = uni + ng;
+    long long *lo = (long long *)(twice + ng), *hi = lo + ng;
+    memset(uni, 0, 2 * ng * sizeof(uint64_t));
+    for (int k = 0; k < p->nc; k++) {
+        const int g = group[k];
+        twice[g] |= uni[g] & m[ix[k]];
+        uni[g] = (uni[g] | m[ix[k]]) + ((uint64_t)1 << 32);
+    }
+    long long low = 0, high = 0;
+    for (size_t g = 0; g < ng; g++)
+        lo[g] = LLONG_MIN; /* not yet bounded */
+    for (int k = 0; k < p->nc; k++) { /* each group once, by its first term's weight */
+        const int g = group[k];
+        if (lo[g] != LLONG_MIN)
+            continue;
+        const uint32_t u = (uint32_t)uni[g];
+        const int size = (int)(uni[g] >> 32);
+        const long long a = least_of(u, size), b = greatest_of(u, size);
+        if (a < 0)
+            return -1; /* fewer digits than cells */
+        lo[g] = w[k] < 0 ? w[k] * b : w[k] * a;
+        hi[g] = w[k] < 0 ? w[k] * a : w[k] * b;
+        low += lo[g];
+        high += hi[g];
+    }
+    size_t at = 0;
+    while (at < nt && targets[at] < low)
+        at++;
+    if (at == nt || targets[at] > high)
+        return -1;
+    size_t bt = nt - 1;
+    while (targets[bt] > high)
+        bt--;
+    const long long t_low = targets[at], t_high = targets[bt];
+    int changed = 0;
+    for (int k = 0; k < p->nc; k++) {
+        const int g = group[k], size = (int)(uni[g] >> 32);
+        const uint32_t v = m[ix[k]];
+        if (size < 2 || one_value(v))
+            continue; /* a lone cell: the walk or the bounds see all of it */
+        /* the digits some other cell of the group may hold */
+        const uint32_t others = (uint32_t)twice[g] | ((uint32_t)uni[g] & ~v);
+        uint32_t keep = 0;
+        for (uint32_t t = v; t; t &= t - 1) {
+            const long long d = __builtin_ctz(t) + 1;
+            const uint32_t rest = others & ~(t & -t);
+            const long long a = least_of(rest, size - 1), b = greatest_of(rest, size - 1);
+            if (a < 0)
+                continue;
+            const long long x = w[k] * (d + a), y = w[k] * (d + b);
+            const long long glo = x < y ? x : y, ghi = x < y ? y : x;
+            if (low - lo[g] + glo <= t_high && high - hi[g] + ghi >= t_low)
+                keep |= t & -t;
+        }
+        if (!keep)
+            return -1;
+        if (keep != v) {
+            m[ix[k]] = keep;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
 /*
  * A sum by its reachable partial sums: layer k holds the sums (less the least each
  * term can add) the first k cells can make, forward; backward, those from which a
@@ -545,6 +648,16 @@ static int k_choice(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scrat
     return changed;
 }
 
+/* A sum: its groups' bounds (when it has groups), then the exact walk or the bounds. */
+static int k_sum(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
+{
+    int changed = 0;
+    if (p->g && (changed = sum_groups(lay, p, m, sc)) < 0)
+        return -1;
+    const int r = p->d ? sum_exact(lay, p, m, sc) : sum_bounds(lay, p, m);
+    return r < 0 ? -1 : (changed | r);
+}
+
 static int run_prop(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scratch *sc)
 {
     switch (p->kind) {
@@ -559,7 +672,7 @@ static int run_prop(const Layout *lay, const Prop *p, uint32_t *m, int nf, Scrat
     case K_TABLE:
         return k_table(lay, p, m);
     case K_SUM:
-        return p->d ? sum_exact(lay, p, m, sc) : sum_bounds(lay, p, m);
+        return k_sum(lay, p, m, sc);
     case K_AUTOMATON:
         return k_automaton(lay, p, m, sc);
     case K_COUNT:

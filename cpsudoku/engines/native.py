@@ -134,7 +134,8 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
     relations: list[Relation] = []
     # Sums with whole units read as their totals (the rule of 45, fold_units): a pill's
     # shaft through whole rows becomes a sum of the few cells left.
-    for p in folded((*rules.primitives, *extra), units, n):
+    implied_from = len(rules.primitives)
+    for at, p in enumerate(folded((*rules.primitives, *extra), units, n)):
         if isinstance(p, Allowed):
             continue  # the masks a search starts from
         if isinstance(p, Relation) and p.differ:
@@ -148,7 +149,9 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
             else:
                 units.append(p.cells)
         else:
-            props.append(spec(p))
+            # The innies and outies (extra) span many units: bounding their groups of
+            # different digits cost more than it narrowed (docs/design.md).
+            props.append(spec(p, grouped=at < implied_from))
     implied = [p for c in implied_cages(rules) for p in c.compile(n) if isinstance(p, DigitSets)]
     for p in implied:
         if _unit_fits(p.cells, n, full, len(cages)):
@@ -205,12 +208,14 @@ def _unit_fits(cells: tuple[int, ...], n: int, full: int, cages: int) -> bool:
     return (len(cells) < n or full < FULL_UNITS) and cages < n * n
 
 
-def spec(p: Primitive) -> tuple[object, ...]:
+def spec(p: Primitive, *, grouped: bool = True) -> tuple[object, ...]:
     """A primitive as the compiled layout reads it: a tuple ``(kind, ...)``.
 
     ``("relation", pairs, allowed)``, ``("allowed", cells, masks)``, ``("distinct",
     cells)``, ``("digitsets", cells, sets)``, ``("table", cells, tuples as bytes,
-    count)``, ``("sum", cells, weights, targets)``, ``("automaton", cells, transitions
+    count)``, ``("sum", cells, weights, targets, grouped)`` (``grouped``: bound its
+    groups of cells that see each other; the fields before it are enough, grouped
+    then), ``("automaton", cells, transitions
     as int32 bytes, states, accepting)``, ``("count", cells, values, counts)``,
     ``("choice", [[branch primitives], ...])``. The C side checks every field.
     """
@@ -226,7 +231,7 @@ def spec(p: Primitive) -> tuple[object, ...]:
         flat = bytes(v for row in p.tuples for v in row)
         return ("table", p.cells, flat, len(p.tuples))
     if isinstance(p, Sum):
-        return ("sum", p.cells, [w for _, w in p.terms], p.targets)
+        return ("sum", p.cells, [w for _, w in p.terms], p.targets, grouped)
     if isinstance(p, Automaton):
         moves = array("i", [t for row in p.transitions for t in row]).tobytes()
         return ("automaton", p.cells, moves, len(p.transitions), sorted(p.accepting))
