@@ -12,13 +12,16 @@ the first ``--count`` lines) and the killer sample are timed the same way. With
 ``variant:hard``): seconds per puzzle and engine, each answer checked against the row's
 expected status and solution, and the median per engine (a timeout counts as the
 limit, so the median is a lower bound when there are timeouts). Each cell is
-``wall (cpu)``: on a shared machine the CPU seconds are the steadier figure.
+``wall (cpu)``: on a shared machine the CPU seconds are the steadier figure. The engine
+``default`` is :func:`cpsudoku.solve` with the default engine: the compiled engine
+first, within its node budget, then ``sat`` (:mod:`cpsudoku.engines.default`).
 
 Run on one core, as the figures in docs/design.md were::
 
     taskset -c 0 python benchmarks/hard_sums.py --engines sat cpsat --limit 120
     taskset -c 0 python benchmarks/hard_sums.py --sets --count 50
     taskset -c 0 python benchmarks/hard_sums.py --hard --engines sat native cpsat --limit 60
+    taskset -c 0 python benchmarks/hard_sums.py --hard --engines default --limit 30
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import json
 import time
 from pathlib import Path
 
+import cpsudoku
 from cpsudoku.engines import create_backend
 from cpsudoku.model.fpuzzles import read_fpuzzles
 from cpsudoku.model.puzzle import Puzzle
@@ -60,11 +64,14 @@ def one(engine: str, puzzle: Puzzle, limit: float) -> tuple[float, float, str, s
     wall time also counts the other processes' turns.
     """
     start, cpu = time.perf_counter(), time.process_time()
-    backend = create_backend(engine)
-    try:
-        result = backend.solve(puzzle, time_limit=limit)
-    finally:
-        backend.close()
+    if engine == "default":  # cpsudoku.solve's route: the compiled engine first, then sat
+        result = cpsudoku.solve(puzzle, time_limit=limit)
+    else:
+        backend = create_backend(engine)
+        try:
+            result = backend.solve(puzzle, time_limit=limit)
+        finally:
+            backend.close()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     text = result.solution.line() if result.solution is not None else None
     return seconds, cpu, str(result.status.value), text
@@ -73,7 +80,7 @@ def one(engine: str, puzzle: Puzzle, limit: float) -> tuple[float, float, str, s
 def warm(engines: list[str]) -> None:
     """Import each engine's solver library before any clock starts (OR-Tools: seconds)."""
     for engine in engines:
-        create_backend(engine).close()
+        create_backend("sat" if engine == "default" else engine).close()
 
 
 def hard(engines: list[str], limit: float) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, one_call, refusal_text, refused_result
+from cpsudoku.engines.default import count_first, solve_first
 from cpsudoku.model.errors import PuzzleError, SolveTimeoutError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.result import Count, Result, Status
@@ -32,7 +33,10 @@ def solve(
     Args:
         puzzle: any form :func:`cpsudoku.parse` accepts, or a Puzzle.
         backend: backend spec, e.g. ``"sat"``, ``"cpsat"``, ``"backtrack"``,
-            ``"sat:extended:cadical153"``.
+            ``"sat:extended:cadical153"``. The default engine gives a puzzle whose
+            rules the compiled engine takes to it first, within a node budget, and
+            what it leaves to ``sat`` (:mod:`cpsudoku.engines.default`); ``backend``
+            of the result says which answered.
         unique: also prove uniqueness (status ``unique``/``multiple``); False stops at
             the first solution (status ``solved``).
         time_limit: seconds for this puzzle; status ``timeout`` when it runs out.
@@ -51,6 +55,10 @@ def solve(
         return Result(Status.INVALID, backend=engine.spec, error=str(exc))
     if why := engine.refuses(parsed.rules):  # not bad input: another engine takes it
         return refused_result(engine, parsed.rules, why)
+    if backend == DEFAULT_BACKEND:
+        first, time_limit = solve_first(parsed, unique=unique, time_limit=time_limit)
+        if first is not None:
+            return first
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
 
 
@@ -66,6 +74,8 @@ def count_solutions(
 ) -> Count:
     """Count solutions up to ``limit``, with whether the count is exact.
 
+    The default engine counts on the compiled engine first, as :func:`solve` does.
+
     Raises:
         PuzzleError: the puzzle is malformed or its givens clash.
         UnsupportedRulesError: the engine does not take a rule of the puzzle (the
@@ -75,6 +85,10 @@ def count_solutions(
     engine = get_backend(backend)
     if why := engine.refuses(parsed.rules):
         raise UnsupportedRulesError(refusal_text(why, parsed.rules))
+    if backend == DEFAULT_BACKEND:
+        first, time_limit = count_first(parsed, limit=limit, time_limit=time_limit)
+        if first is not None:
+            return first
     return engine.count(parsed, limit=limit, time_limit=time_limit)
 
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
-from cpsudoku.engines import DEFAULT_BACKEND, get_backend, native_built, refused_result
-from cpsudoku.engines.base import Backend
+from cpsudoku.engines import DEFAULT_BACKEND, get_backend, refused_result
+from cpsudoku.engines.default import NATIVE, native_budget, native_takes, solve_first
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -41,20 +41,6 @@ if TYPE_CHECKING:
 #: Backend name of the rows the whole-array logic pass decided.
 LOGIC = "logic"
 
-#: Backend name of the rows the compiled engine's bulk pass decided.
-NATIVE = "native"
-
-
-def native_budget(rules: Rules) -> int:
-    """Search nodes the compiled pass spends on one puzzle before handing it on.
-
-    About a tenth of a second whatever the size (a node costs about 2 us on 9x9 and
-    grows with the cells): far beyond what any published 9x9, 16x16 or 25x25 puzzle
-    of the bundled sets needs, except the minimal 25x25 Frisch puzzles, which go to
-    the SAT engine (clause learning) after that tenth of a second.
-    """
-    return 4_000_000 // rules.cells
-
 
 def _native_pass(options: SolveOptions, rules: Rules, *, bulk: bool = True) -> bool:
     """True when the compiled engine should decide puzzles of ``rules`` first.
@@ -62,14 +48,12 @@ def _native_pass(options: SolveOptions, rules: Rules, *, bulk: bool = True) -> b
     ``bulk``: in its bulk pass, which takes no per-cell masks (such rules go record
     by record); else one puzzle at a time, and only in place of the default engine.
     """
-    if not native_built():
-        return False
     if options.backend not in ((DEFAULT_BACKEND, NATIVE) if bulk else (DEFAULT_BACKEND,)):
+        return False
+    if not native_takes(rules):
         return False
     from cpsudoku.engines import native
 
-    if native.NativeBackend.refusal(rules) is not None:
-        return False
     return not bulk or native.allowed_masks(rules) is None
 
 
@@ -100,39 +84,33 @@ def _solve_one(
 ) -> Result:
     """Solve one puzzle with the options' engine (``checked``: see :meth:`Backend.solve`).
 
-    With the default engine, a puzzle whose rules the compiled engine takes but its
-    bulk pass does not (cages, lines it takes, given candidates) goes to the compiled
-    engine first, within a node budget; what that leaves goes to the default engine.
+    With the default engine, a puzzle the bulk pass did not take (rules of its own,
+    given candidates, another text form) goes to the compiled engine first, within a
+    node budget, where it takes the rules; what that leaves goes to the default engine
+    (:func:`cpsudoku.engines.default.solve_first`, as :func:`cpsudoku.solve` does);
+    without ``presolve`` the engine alone.
     ``native_first`` False: the named engine only (a cross-check).
     """
     engine = get_backend(options.backend)
     try:
         parsed = parse(puzzle, options.rules, check=False, symbols=options.symbols)
         kwargs = {"unique": options.unique, "time_limit": options.time_limit, "checked": checked}
-        if (
-            native_first
-            and parsed.rules.constraints
-            and _native_pass(options, parsed.rules, bulk=False)
-        ):
-            first = _budgeted_native(options.native_budget or native_budget(parsed.rules))
-            result = first.solve(parsed, **kwargs)  # type: ignore[arg-type]
-            if result.status is not Status.TIMEOUT or not result.stats.get("budget"):
-                return result
+        if native_first and options.presolve and _native_pass(options, parsed.rules, bulk=False):
+            first, left = solve_first(
+                parsed,
+                unique=options.unique,
+                time_limit=options.time_limit,
+                checked=checked,
+                budget=options.native_budget,
+            )
+            if first is not None:
+                return first
+            kwargs["time_limit"] = left
         return engine.solve(parsed, **kwargs)  # type: ignore[arg-type]
     except PuzzleError as exc:  # a row says it; the batch goes on
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))
     except UnsupportedRulesError as exc:  # a rule this engine lacks: refused, not invalid
         return refused_result(engine, parsed.rules, str(exc))
-
-
-@cache
-def _budgeted_native(budget: int) -> Backend:
-    """A compiled engine of the batch's own that stops after ``budget`` nodes a puzzle."""
-    from cpsudoku.engines import create_backend
-
-    engine = create_backend(NATIVE)
-    engine.budget = budget  # type: ignore[attr-defined]
-    return engine
 
 
 def _cross_check(
