@@ -640,7 +640,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
                 return;
             }
             STATE *next = &stack[depth + 1];
-            memcpy(next, &stack[depth], sizeof(STATE));  /* TODO */
+            memcpy(next, &stack[depth], sizeof(STATE));
             if (FN(place)(lay, next, d, cell_at[depth]) && propagate(lay, next, pairs, frames, &stack[depth])) {
                 depth++;
                 break;
