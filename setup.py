@@ -29,6 +29,14 @@ setup(
             extra_compile_args=flags,
             optional=True,
         ),
+        # A forward DRAT checker, dratify's algorithm in C, offered to dratify for
+        # certificates (cpsudoku/evidence/files.py); dratify's Python checker otherwise.
+        Extension(
+            "cpsudoku.evidence._drup",
+            sources=["cpsudoku/evidence/_drup.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
         # The exact minlex search of cpsudoku/canon/minlex.py (canonical forms).
         Extension(
             "cpsudoku.canon._minlex",

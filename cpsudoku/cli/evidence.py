@@ -36,6 +36,7 @@ from cpsudoku.cli.common import (
     puzzle_arg,
 )
 from cpsudoku.cli.progress import Progress, progress_bar, progress_wanted
+from cpsudoku.evidence.files import CHECKERS
 from cpsudoku.model.constraints import cell_name
 from cpsudoku.model.result import Status
 from cpsudoku.model.words import count_of
@@ -140,6 +141,14 @@ def _configure_check(p: argparse.ArgumentParser) -> None:
         help="a folder written by cpsudoku certify, or ARCHIVE.zip/INDEX as a batch's "
         "certificate column names it",
     )
+    p.add_argument(
+        "--checker",
+        choices=CHECKERS,
+        default="auto",
+        help="the proof's checker: auto (dratify with a compiled checker where there is "
+        "one: cdclkit's, else cpsudoku's own) or python (dratify's pure-Python checker, "
+        "about ten times slower on long proofs); default auto",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
@@ -148,7 +157,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from cpsudoku.evidence.check import check_certificate
 
     with progress_bar(progress_wanted(args), None, "clause", "check") as bar:
-        report = check_certificate(args.directory, on_step=_stepper(bar))
+        report = check_certificate(args.directory, on_step=_stepper(bar), checker=args.checker)
     if args.json:
         print(json.dumps({"ok": report.ok, "passed": report.passed, "reasons": report.reasons}))
     else:

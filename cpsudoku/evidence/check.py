@@ -90,13 +90,17 @@ class CheckReport:
         return self
 
 
-def check_certificate(directory: str | Path, on_step: Step = no_step) -> CheckReport:
+def check_certificate(
+    directory: str | Path, on_step: Step = no_step, checker: str = "auto"
+) -> CheckReport:
     """Check the certificate in ``directory``; never raises for a bad certificate.
 
     ``directory`` is a folder written by :func:`~cpsudoku.evidence.certify`, or a
     batch's ``ARCHIVE.zip/INDEX`` (the ``certificate`` column under ``--certify DIR``).
     ``on_step`` is called as each check starts, and during the CNF's check with the
-    clauses done and in all (every 256), for a progress line.
+    clauses done and in all (every 256), for a progress line. ``checker``: the proof
+    checker (:func:`~cpsudoku.evidence.files.check_proof`): ``auto``, a compiled one
+    where there is one; ``python``, dratify's Python checker.
 
     >>> import tempfile
     >>> from cpsudoku.evidence import certify
@@ -129,7 +133,7 @@ def check_certificate(directory: str | Path, on_step: Step = no_step) -> CheckRe
     except UnicodeDecodeError:
         return report.fail("the proof is not ASCII text")
     on_step(f"checking the proof ({proof.count(chr(10)):,} lines)", 0, 0)
-    ok, verdict, _trivial = check_proof(clauses, proof)
+    ok, verdict, _trivial = check_proof(clauses, proof, checker)
     if not ok:
         return report.fail(f"the proof is rejected by dratify: {verdict}")
     report.passed.append(f"proof accepted by dratify: {verdict}")

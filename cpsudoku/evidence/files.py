@@ -46,32 +46,49 @@ def exclusion_clause(puzzle: Puzzle, solution: Puzzle) -> Clause:
     return tuple(-(i * n + v) for i, (g, v) in pairs if not g)
 
 
-def check_proof(clauses: Sequence[Clause], proof: str) -> tuple[bool, str, bool]:
+#: The proof checkers :func:`check_proof` takes: ``auto`` (a compiled one where there
+#: is one) and ``python`` (dratify's own Python checker, always).
+CHECKERS: tuple[str, ...] = ("auto", "python")
+
+
+def check_proof(
+    clauses: Sequence[Clause], proof: str, checker: str = "auto"
+) -> tuple[bool, str, bool]:
     """Check ``proof`` against ``clauses`` with dratify.
 
-    dratify's pure-Python checker, or its Rust one when installed (``pip install
-    "cdclkit[native]"``, which registers it when ``cdclkit`` is imported): about ten
-    times faster on the long proofs of little killers, and differentially tested
-    against the Python one by dratify. The reason then ends with ``(native checker)``.
+    dratify runs its forward DRAT check with a compiled checker when one is there:
+    the Rust one of ``cdclkit[native]`` when installed (the reason then ends with
+    ``(native checker)``), else cpsudoku's own (``evidence/_drup.c``: dratify's
+    algorithm step for step in C, built with the package, tested to give dratify's
+    verdict, failing step and counters on every certificate and on corrupted proofs;
+    the reason ends with ``(cpsudoku's compiled checker)``), else its pure-Python
+    checker. ``checker="python"`` asks for dratify's Python checker whatever is
+    installed: about ten times slower on the long proofs of little killers and
+    non-consecutive grids, and the one written apart from every solver.
 
     Returns:
         (accepted, the checker's reason, True when unit propagation alone refutes).
     """
     import dratify
 
-    _register_native()
-
+    if checker not in CHECKERS:
+        raise ValueError(f"unknown proof checker {checker!r}; one of {', '.join(CHECKERS)}")
     cnf = dratify.CNF()
     add = cnf.add_dimacs
     for c in clauses:
         add(c)
+    ours = _register_native() if checker == "auto" else None
     try:
-        result = dratify.check_proof(cnf, proof)
+        result = dratify.check_proof(cnf, proof, engine="auto" if checker == "auto" else "python")
+        native = dratify.native_implementation() if checker == "auto" else None
     except ValueError as exc:  # malformed proof text
         return False, f"the proof is malformed: {exc}", False
+    finally:
+        if ours is not None:  # registered for this call only
+            dratify.register_native(None)
     reason = result.reason
-    if dratify.native_available():
-        reason += " (native checker)"
+    if native is not None:
+        reason += " (cpsudoku's compiled checker)" if native is ours else " (native checker)"
     if not result.ok and result.failed_clause is not None:
         from dratify.lits import to_dimacs as lit
 
@@ -80,10 +97,25 @@ def check_proof(clauses: Sequence[Clause], proof: str) -> tuple[bool, str, bool]
     return bool(result.ok), reason, "unit propagation alone" in result.reason
 
 
-def _register_native() -> None:
-    """Let dratify use the Rust checker when ``cdclkit[native]`` is installed."""
+def _register_native() -> object | None:
+    """Give dratify a compiled checker: ``cdclkit[native]``'s when installed, else ours.
+
+    Importing ``cdclkit`` registers its Rust checker with dratify. Without it,
+    cpsudoku's ``_drup`` (when built) is registered and returned, for the caller to
+    unregister after its check: dratify's registry is process-wide.
+    """
     import importlib
     from contextlib import suppress
 
+    import dratify
+
     with suppress(ImportError):  # importing it registers cdclkit_native with dratify
         importlib.import_module("cdclkit")
+    if dratify.native_implementation() is not None:
+        return None
+    try:
+        from cpsudoku.evidence import _drup  # type: ignore[attr-defined]
+    except ImportError:  # built without a C compiler: dratify's Python checker
+        return None
+    dratify.register_native(_drup)
+    return _drup

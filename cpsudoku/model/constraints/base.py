@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cpsudoku.model.constraints.drawing import Drawing
@@ -89,7 +90,7 @@ class Constraint:
         checker is independent of their compilation); by default it asks the rule's
         primitives, which the brute-force tests hold to :meth:`problem`.
         """
-        return all(p.possible(values, n) for p in self.compile(n))
+        return all(p.possible(values, n) for p in _compiled(self, n))
 
     def describe(self, n: int) -> str:
         """The rule in one line: what it is, where, its parameters and what it says.
@@ -247,3 +248,11 @@ def constraint_from_spec(spec: object, size: int) -> Constraint:
         known = ", ".join(sorted(KINDS)) or "none yet"
         raise RulesError(f"unknown constraint kind {spec['kind']!r}; known kinds: {known}")
     return cls.from_spec(spec, size)
+
+
+@lru_cache(maxsize=256)
+def _compiled(rule: Constraint, n: int) -> tuple[Primitive, ...]:
+    """``rule.compile(n)``, once per rule: the certificate checker asks a rule whether a
+    partial grid can still keep it thousands of times, and some rules build automata
+    to answer (a doppelganger's: 0.13 s a compile, 51 compiles a certificate)."""
+    return rule.compile(n)

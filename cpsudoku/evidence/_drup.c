@@ -1,0 +1,734 @@
+/*
+ * A forward DRAT checker in C, the same algorithm as dratify's Python checker
+ * (dratify/proof.py: DRATChecker), step for step, offered to dratify through its
+ * register_native seam (cpsudoku/evidence/files.py). Certificates are checked by
+ * it where it was built; tests/test_drup.py runs it and dratify's Python checker
+ * over every bundled certificate and corrupted ones and requires the same verdicts,
+ * the same failing step and the same counters.
+ *
+ * check_proof(nvars, clauses, steps, check_rat, apply_deletions) takes internal
+ * literals (2 * variable + sign, variables from 0), clauses as lists of them and
+ * steps as (is_deletion, literals); it returns (ok, reason, steps, rup_steps,
+ * rat_steps, deletions, ignored_deletions, resolvents_checked, failed_step,
+ * reached_empty), the tuple dratify unpacks.
+ *
+ * The clause store: each clause a slice of one literal pool (its stored order, the
+ * first two watched), watch lists per literal, occurrence lists per literal for RAT,
+ * and a hash of each clause's sorted literal set for deletions.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { U = 0, T = 1, F = 2 };
+
+typedef struct {
+    int *data;
+    size_t len, cap;
+} Vec;
+
+static int vec_push(Vec *v, int x)
+{
+    if (v->len == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 4;
+        int *data = realloc(v->data, cap * sizeof(int));
+        if (!data)
+            return -1;
+        v->data = data;
+        v->cap = cap;
+    }
+    v->data[v->len++] = x;
+    return 0;
+}
+
+static void vec_remove(Vec *v, int x) /* the first x, order kept (as list.remove) */
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (v->data[i] == x) {
+            memmove(v->data + i, v->data + i + 1, (v->len - i - 1) * sizeof(int));
+            v->len--;
+            return;
+        }
+}
+
+typedef struct {
+    size_t start; /* in lits */
+    int size;
+    int live;
+    uint64_t key; /* hash of the sorted literal set */
+} Clause;
+
+typedef struct {
+    int nlits; /* 2 * variables */
+    uint8_t *val;
+    Vec trail;
+    Vec *watches; /* watches[p]: clauses to visit when p becomes true */
+    Vec *occ;     /* occ[l]: clauses holding l */
+    Vec units;
+    Clause *clauses;
+    size_t nclauses, capclauses;
+    int *lits;
+    size_t nl, capl;
+    /* deletion index: open addressing on key, each slot a list of handles */
+    uint64_t *hkeys;
+    Vec *hvals;
+    size_t hcap, hused;
+    int root_conflict;
+    long long steps, rup, rat, dels, ignored, resolvents, failed_step;
+    int reached_empty;
+    int *scratch; /* a step's literals, deduplicated */
+    size_t scap;
+    uint8_t *mark; /* per literal, for RAT's clause set */
+} Checker;
+
+static int grow(Checker *c, int need_lits)
+{
+    if (need_lits <= c->nlits)
+        return 0;
+    int n = c->nlits ? c->nlits : 2;
+    while (n < need_lits)
+        n *= 2;
+    uint8_t *val = realloc(c->val, (size_t)n);
+    uint8_t *mark = realloc(c->mark, (size_t)n);
+    Vec *w = realloc(c->watches, (size_t)n * sizeof(Vec));
+    Vec *o = realloc(c->occ, (size_t)n * sizeof(Vec));
+    if (val)
+        c->val = val;
+    if (mark)
+        c->mark = mark;
+    if (w)
+        c->watches = w;
+    if (o)
+        c->occ = o;
+    if (!val || !mark || !w || !o)
+        return -1;
+    memset(c->val + c->nlits, U, (size_t)(n - c->nlits));
+    memset(c->mark + c->nlits, 0, (size_t)(n - c->nlits));
+    memset(c->watches + c->nlits, 0, (size_t)(n - c->nlits) * sizeof(Vec));
+    memset(c->occ + c->nlits, 0, (size_t)(n - c->nlits) * sizeof(Vec));
+    c->nlits = n;
+    return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The key of a literal set: a hash of its sorted, distinct literals. */
+static uint64_t key_of(const int *lits, int size, int *tmp)
+{
+    memcpy(tmp, lits, (size_t)size * sizeof(int));
+    qsort(tmp, (size_t)size, sizeof(int), cmp_int);
+    uint64_t h = 1469598103934665603ULL;
+    int last = -1;
+    for (int i = 0; i < size; i++) {
+        if (tmp[i] == last)
+            continue;
+        last = tmp[i];
+        h = (h ^ (uint64_t)(unsigned)tmp[i]) * 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h | 1; /* 0 marks an empty slot */
+}
+
+/* Whether two clauses hold the same literal set. */
+static int same_set(const int *a, int na, const int *b, int nb, int *ta, int *tb)
+{
+    memcpy(ta, a, (size_t)na * sizeof(int));
+    memcpy(tb, b, (size_t)nb * sizeof(int));
+    qsort(ta, (size_t)na, sizeof(int), cmp_int);
+    qsort(tb, (size_t)nb, sizeof(int), cmp_int);
+    int i = 0, j = 0;
+    while (i < na || j < nb) {
+        if (i < na && i > 0 && ta[i] == ta[i - 1]) {
+            i++;
+            continue;
+        }
+        if (j < nb && j > 0 && tb[j] == tb[j - 1]) {
+            j++;
+            continue;
+        }
+        if (i == na || j == nb || ta[i] != tb[j])
+            return 0;
+        i++;
+        j++;
+    }
+    return 1;
+}
+
+static Vec *slot_of(Checker *c, uint64_t key, int create)
+{
+    if (create && 2 * (c->hused + 1) > c->hcap) {
+        size_t cap = c->hcap ? 2 * c->hcap : 1024;
+        uint64_t *keys = calloc(cap, sizeof(uint64_t));
+        Vec *vals = calloc(cap, sizeof(Vec));
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return NULL;
+        }
+        for (size_t i = 0; i < c->hcap; i++)
+            if (c->hkeys[i]) {
+                size_t j = (size_t)(c->hkeys[i] * 0x9E3779B97F4A7C15ULL >> 7) & (cap - 1);
+                while (keys[j])
+                    j = (j + 1) & (cap - 1);
+                keys[j] = c->hkeys[i];
+                vals[j] = c->hvals[i];
+            }
+        free(c->hkeys);
+        free(c->hvals);
+        c->hkeys = keys;
+        c->hvals = vals;
+        c->hcap = cap;
+    }
+    if (!c->hcap)
+        return NULL;
+    size_t j = (size_t)(key * 0x9E3779B97F4A7C15ULL >> 7) & (c->hcap - 1);
+    while (c->hkeys[j] && c->hkeys[j] != key)
+        j = (j + 1) & (c->hcap - 1);
+    if (!c->hkeys[j]) {
+        if (!create)
+            return NULL;
+        c->hkeys[j] = key;
+        c->hused++;
+    }
+    return &c->hvals[j];
+}
+
+static int ensure_scratch(Checker *c, size_t need)
+{
+    if (need <= c->scap)
+        return 0;
+    size_t cap = c->scap ? c->scap : 64;
+    while (cap < need)
+        cap *= 2;
+    int *s = realloc(c->scratch, 3 * cap * sizeof(int));
+    if (!s)
+        return -1;
+    c->scratch = s;
+    c->scap = cap;
+    return 0;
+}
+
+/* Store a clause in the given literal order (the first two watched): its handle. */
+static int insert(Checker *c, const int *lits, int size)
+{
+    int top = 0;
+    for (int i = 0; i < size; i++)
+        if (lits[i] + 2 > top)
+            top = lits[i] + 2;
+    if (grow(c, top) < 0 || ensure_scratch(c, (size_t)size + 1) < 0)
+        return -1;
+    if (c->nclauses == c->capclauses) {
+        size_t cap = c->capclauses ? 2 * c->capclauses : 1024;
+        Clause *cl = realloc(c->clauses, cap * sizeof(Clause));
+        if (!cl)
+            return -1;
+        c->clauses = cl;
+        c->capclauses = cap;
+    }
+    if (c->nl + (size_t)size > c->capl) {
+        size_t cap = c->capl ? 2 * c->capl : 4096;
+        while (cap < c->nl + (size_t)size)
+            cap *= 2;
+        int *l = realloc(c->lits, cap * sizeof(int));
+        if (!l)
+            return -1;
+        c->lits = l;
+        c->capl = cap;
+    }
+    const int h = (int)c->nclauses++;
+    Clause *cl = &c->clauses[h];
+    cl->start = c->nl;
+    cl->size = size;
+    cl->live = 1;
+    memcpy(c->lits + c->nl, lits, (size_t)size * sizeof(int));
+    c->nl += (size_t)size;
+    cl->key = key_of(lits, size, c->scratch);
+    Vec *slot = slot_of(c, cl->key, 1);
+    if (!slot || vec_push(slot, h) < 0)
+        return -1;
+    if (size >= 2) {
+        if (vec_push(&c->watches[lits[0] ^ 1], h) < 0 ||
+            vec_push(&c->watches[lits[1] ^ 1], h) < 0)
+            return -1;
+    } else if (size == 1 && vec_push(&c->units, lits[0]) < 0) {
+        return -1;
+    }
+    for (int i = 0; i < size; i++)
+        if (vec_push(&c->occ[lits[i]], h) < 0)
+            return -1;
+    return h;
+}
+
+/* Delete the last live clause of this literal set: 1, or 0 when there is none. */
+static int erase(Checker *c, const int *lits, int size)
+{
+    uint64_t key = key_of(lits, size, c->scratch);
+    Vec *slot = slot_of(c, key, 0);
+    if (!slot)
+        return 0;
+    for (size_t k = slot->len; k-- > 0;) {
+        const int h = slot->data[k];
+        Clause *cl = &c->clauses[h];
+        if (!same_set(c->lits + cl->start, cl->size, lits, size, c->scratch + c->scap,
+                      c->scratch + 2 * c->scap))
+            continue;
+        memmove(slot->data + k, slot->data + k + 1, (slot->len - k - 1) * sizeof(int));
+        slot->len--;
+        const int *s = c->lits + cl->start;
+        if (cl->size >= 2) {
+            vec_remove(&c->watches[s[0] ^ 1], h);
+            vec_remove(&c->watches[s[1] ^ 1], h);
+        }
+        cl->live = 0;
+        for (int i = 0; i < cl->size; i++)
+            vec_remove(&c->occ[s[i]], h);
+        return 1;
+    }
+    return 0;
+}
+
+static int assign(Checker *c, int lit)
+{
+    uint8_t v = c->val[lit];
+    if (v == T)
+        return 1;
+    if (v == F)
+        return 0;
+    c->val[lit] = T;
+    c->val[lit ^ 1] = F;
+    return vec_push(&c->trail, lit) < 0 ? -1 : 1;
+}
+
+static void backtrack(Checker *c, size_t size)
+{
+    for (size_t i = c->trail.len; i-- > size;) {
+        int lit = c->trail.data[i];
+        c->val[lit] = U;
+        c->val[lit ^ 1] = U;
+    }
+    c->trail.len = size;
+}
+
+/* Propagate from qhead: 1 on a conflict, 0 without, -1 out of memory. */
+static int propagate(Checker *c, size_t qhead)
+{
+    while (qhead < c->trail.len) {
+        const int p = c->trail.data[qhead++];
+        const int false_lit = p ^ 1;
+        Vec *ws = &c->watches[p];
+        size_t i = 0, j = 0;
+        int conflict = 0;
+        while (i < ws->len) {
+            const int h = ws->data[i];
+            Clause *cl = &c->clauses[h];
+            if (!cl->live) {
+                i++;
+                continue;
+            }
+            int *lits = c->lits + cl->start;
+            if (lits[0] == false_lit) {
+                lits[0] = lits[1];
+                lits[1] = false_lit;
+            }
+            const int first = lits[0];
+            if (c->val[first] == T) {
+                ws->data[j++] = h;
+                i++;
+                continue;
+            }
+            int found = 0;
+            for (int k = 2; k < cl->size; k++) {
+                const int lk = lits[k];
+                if (c->val[lk] != F) {
+                    lits[1] = lk;
+                    lits[k] = false_lit;
+                    if (vec_push(&c->watches[lk ^ 1], h) < 0)
+                        return -1;
+                    ws = &c->watches[p]; /* lk ^ 1 != p, but keep it plain */
+                    found = 1;
+                    break;
+                }
+            }
+            if (found) {
+                i++;
+                continue;
+            }
+            ws->data[j++] = h;
+            i++;
+            if (c->val[first] == F) {
+                conflict = 1;
+                while (i < ws->len)
+                    ws->data[j++] = ws->data[i++];
+                break;
+            }
+            if (assign(c, first) < 0)
+                return -1;
+        }
+        ws->len = j;
+        if (conflict)
+            return 1;
+    }
+    return 0;
+}
+
+static int propagate_root(Checker *c)
+{
+    for (size_t k = 0; k < c->units.len; k++) {
+        int r = assign(c, c->units.data[k]);
+        if (r < 0)
+            return -1;
+        if (!r)
+            return 1;
+    }
+    return propagate(c, 0);
+}
+
+/* 1 when negating lits and propagating conflicts, 0 if not, -1 out of memory. */
+static int is_rup(Checker *c, const int *lits, int size)
+{
+    if (c->root_conflict)
+        return 1;
+    const size_t mark = c->trail.len;
+    int conflict = 0;
+    for (int i = 0; i < size && !conflict; i++) {
+        if (c->val[lits[i]] == T) {
+            conflict = 1;
+            break;
+        }
+        int r = assign(c, lits[i] ^ 1);
+        if (r < 0)
+            return -1;
+        if (!r)
+            conflict = 1;
+    }
+    if (!conflict) {
+        int r = propagate(c, mark);
+        if (r < 0)
+            return -1;
+        conflict = r;
+    }
+    backtrack(c, mark);
+    return conflict;
+}
+
+/* RAT on the first literal: every resolvent with a clause holding its negation is RUP. */
+static int is_rat(Checker *c, const int *lits, int size)
+{
+    if (!size)
+        return 0;
+    const int neg = lits[0] ^ 1;
+    if (neg >= c->nlits)
+        return 1;
+    for (int i = 0; i < size; i++)
+        c->mark[lits[i]] = 1;
+    /* a copy of the occurrence list: resolvent checks do not change it, but be plain */
+    Vec hs = {0};
+    int result = 1;
+    for (size_t k = 0; k < c->occ[neg].len; k++)
+        if (vec_push(&hs, c->occ[neg].data[k]) < 0)
+            result = -1;
+    Vec res = {0};
+    for (size_t k = 0; result == 1 && k < hs.len; k++) {
+        const Clause *cl = &c->clauses[hs.data[k]];
+        if (!cl->live)
+            continue;
+        res.len = 0;
+        for (int i = 0; i < size && result == 1; i++)
+            if (vec_push(&res, lits[i]) < 0)
+                result = -1;
+        int tautology = 0;
+        const int *d = c->lits + cl->start;
+        for (int i = 0; i < cl->size && result == 1; i++) {
+            const int l = d[i];
+            if (l == neg)
+                continue;
+            if (c->mark[l ^ 1]) {
+                tautology = 1;
+                break;
+            }
+            if (!c->mark[l] && vec_push(&res, l) < 0)
+                result = -1;
+        }
+        if (result != 1 || tautology)
+            continue;
+        c->resolvents++;
+        int r = is_rup(c, res.data, (int)res.len);
+        if (r < 0)
+            result = -1;
+        else if (!r)
+            result = 0;
+    }
+    for (int i = 0; i < size; i++)
+        c->mark[lits[i]] = 0;
+    free(hs.data);
+    free(res.data);
+    return result;
+}
+
+/* A verified lemma stored, the root assignment brought up to date (dratify's
+ * _add_lemma: watch literals that are not false; unit or falsified at the root: act). */
+static int add_lemma(Checker *c, const int *lits, int size)
+{
+    for (int i = 0; i < size; i++)
+        if (c->val[lits[i]] == T)
+            return insert(c, lits, size) < 0 ? -1 : 0;
+    if (ensure_scratch(c, (size_t)size + 1) < 0)
+        return -1;
+    int *stored = malloc(((size_t)size + 1) * sizeof(int));
+    if (!stored)
+        return -1;
+    int nfree = 0, k = 0;
+    for (int i = 0; i < size; i++)
+        if (c->val[lits[i]] != F)
+            stored[k++] = lits[i];
+    nfree = k;
+    for (int i = 0; i < size; i++)
+        if (c->val[lits[i]] == F)
+            stored[k++] = lits[i];
+    const int first = nfree ? stored[0] : -1;
+    int r = insert(c, stored, size);
+    free(stored);
+    if (r < 0)
+        return -1;
+    if (nfree >= 2)
+        return 0;
+    if (!nfree) {
+        c->root_conflict = 1;
+        return 0;
+    }
+    r = assign(c, first);
+    if (r < 0)
+        return -1;
+    if (r) {
+        r = propagate(c, c->trail.len - 1);
+        if (r < 0)
+            return -1;
+        if (r)
+            c->root_conflict = 1;
+    } else {
+        c->root_conflict = 1;
+    }
+    return 0;
+}
+
+static void checker_free(Checker *c)
+{
+    for (int i = 0; i < c->nlits; i++) {
+        free(c->watches[i].data);
+        free(c->occ[i].data);
+    }
+    for (size_t i = 0; i < c->hcap; i++)
+        free(c->hvals[i].data);
+    free(c->watches);
+    free(c->occ);
+    free(c->val);
+    free(c->mark);
+    free(c->trail.data);
+    free(c->units.data);
+    free(c->clauses);
+    free(c->lits);
+    free(c->hkeys);
+    free(c->hvals);
+    free(c->scratch);
+}
+
+/* A Python sequence of ints as C ints in buf (grown as needed): the count, or -1. */
+static Py_ssize_t read_lits(PyObject *obj, int **buf, size_t *cap)
+{
+    PyObject *seq = PySequence_Fast(obj, "literals must be a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if ((size_t)n + 1 > *cap) {
+        size_t c2 = *cap ? *cap : 64;
+        while (c2 < (size_t)n + 1)
+            c2 *= 2;
+        int *b = realloc(*buf, c2 * sizeof(int));
+        if (!b) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return -1;
+        }
+        *buf = b;
+        *cap = c2;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > (1L << 29)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a literal is out of range");
+            return -1;
+        }
+        (*buf)[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+/* Remove repeated literals, the first of each kept (dratify: a clause is a set). */
+static int dedup(Checker *c, int *lits, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (c->mark[lits[i]])
+            continue;
+        c->mark[lits[i]] = 1;
+        lits[k++] = lits[i];
+    }
+    for (int i = 0; i < k; i++)
+        c->mark[lits[i]] = 0;
+    return k;
+}
+
+static PyObject *py_check_proof(PyObject *self, PyObject *args)
+{
+    (void)self;
+    long long nvars; /* unused: the store grows with the literals it meets, as dratify's does */
+    PyObject *clauses, *steps;
+    int check_rat, apply_deletions;
+    if (!PyArg_ParseTuple(args, "LOOpp", &nvars, &clauses, &steps, &check_rat, &apply_deletions))
+        return NULL;
+    Checker c = {0};
+    int *buf = NULL;
+    size_t cap = 0;
+    const char *reason = NULL;
+    int ok = 0, oom = 0;
+    PyObject *cs = PySequence_Fast(clauses, "clauses must be a sequence");
+    PyObject *ss = cs ? PySequence_Fast(steps, "steps must be a sequence") : NULL;
+    if (!ss)
+        goto fail;
+    if (grow(&c, 2) < 0)
+        goto nomem;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(cs); i++) {
+        Py_ssize_t n = read_lits(PySequence_Fast_GET_ITEM(cs, i), &buf, &cap);
+        if (n < 0)
+            goto fail;
+        if (n == 0)
+            c.root_conflict = 1;
+        if (insert(&c, buf, (int)n) < 0)
+            goto nomem;
+    }
+    if (!c.root_conflict) {
+        int r = propagate_root(&c);
+        if (r < 0)
+            goto nomem;
+        c.root_conflict = r;
+    }
+    if (c.root_conflict) {
+        ok = 1;
+        c.reached_empty = 1;
+        reason = "input formula is refuted by unit propagation alone";
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(ss); i++) {
+        PyObject *step = PySequence_Fast_GET_ITEM(ss, i);
+        if (!PyTuple_Check(step) || PyTuple_GET_SIZE(step) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a step is (is_deletion, literals)");
+            goto fail;
+        }
+        int deletion = PyObject_IsTrue(PyTuple_GET_ITEM(step, 0));
+        if (deletion < 0)
+            goto fail;
+        Py_ssize_t n = read_lits(PyTuple_GET_ITEM(step, 1), &buf, &cap);
+        if (n < 0)
+            goto fail;
+        int top = 0;
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (buf[k] + 2 > top)
+                top = buf[k] + 2;
+        if (grow(&c, top) < 0 || ensure_scratch(&c, (size_t)n + 1) < 0)
+            goto nomem;
+        int size = dedup(&c, buf, (int)n);
+        c.steps++;
+        if (deletion) {
+            if (size <= 1) {
+                c.ignored++;
+            } else if (apply_deletions) {
+                if (erase(&c, buf, size))
+                    c.dels++;
+                else
+                    c.ignored++;
+            }
+            continue;
+        }
+        int r = is_rup(&c, buf, size);
+        if (r < 0)
+            goto nomem;
+        if (r) {
+            c.rup++;
+        } else {
+            r = check_rat ? is_rat(&c, buf, size) : 0;
+            if (r < 0)
+                goto nomem;
+            if (r) {
+                c.rat++;
+            } else {
+                c.failed_step = c.steps;
+                reason = check_rat ? "clause is neither RUP nor RAT with respect to the "
+                                     "clauses available at this point"
+                                   : "clause is not RUP (RAT checking disabled)";
+                ok = 0;
+                goto done;
+            }
+        }
+        if (!size) {
+            c.reached_empty = 1;
+            break;
+        }
+        if (add_lemma(&c, buf, size) < 0)
+            goto nomem;
+    }
+    if (c.reached_empty) {
+        ok = 1;
+        reason = "empty clause derived and every step verified";
+    } else {
+        ok = 0;
+        reason = "every step verified, but the proof never derives the empty clause";
+    }
+done:;
+    PyObject *out = Py_BuildValue("(OsLLLLLLLO)", ok ? Py_True : Py_False, reason, c.steps, c.rup,
+                                  c.rat, c.dels, c.ignored, c.resolvents,
+                                  c.failed_step ? c.failed_step : -1LL,
+                                  c.reached_empty ? Py_True : Py_False);
+    Py_XDECREF(cs);
+    Py_XDECREF(ss);
+    checker_free(&c);
+    free(buf);
+    return out;
+nomem:
+    oom = 1;
+fail:
+    Py_XDECREF(cs);
+    Py_XDECREF(ss);
+    checker_free(&c);
+    free(buf);
+    if (oom && !PyErr_Occurred())
+        PyErr_NoMemory();
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"check_proof", py_check_proof, METH_VARARGS,
+     "check_proof(nvars, clauses, steps, check_rat, apply_deletions): dratify's native "
+     "checker interface (internal literals; steps as (is_deletion, literals))."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_drup",
+                                    "A forward DRAT checker, dratify's algorithm in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__drup(void)
+{
+    return PyModule_Create(&module);
+}
