@@ -252,7 +252,10 @@ def constraint_from_spec(spec: object, size: int) -> Constraint:
 
 @lru_cache(maxsize=256)
 def _compiled(rule: Constraint, n: int) -> tuple[Primitive, ...]:
-    """``rule.compile(n)``, once per rule: the certificate checker asks a rule whether a
-    partial grid can still keep it thousands of times, and some rules build automata
-    to answer (a doppelganger's: 0.13 s a compile, 51 compiles a certificate)."""
+    """``rule.compile(n)``, once per rule.
+
+    The certificate checker asks a rule whether a partial grid can still keep it
+    thousands of times, and some rules build automata to answer (a doppelganger's:
+    0.13 s a compile, 51 compiles a certificate).
+    """
     return rule.compile(n)
