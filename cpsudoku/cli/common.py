@@ -221,7 +221,9 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_BACKEND,
         metavar="NAME",
         help=f"engine, with optional variants as NAME:VARIANT (one of: "
-        f"{', '.join(REGISTRY)}; default: {DEFAULT_BACKEND})",
+        f"{', '.join(REGISTRY)}; default: {DEFAULT_BACKEND}, which in solve, count and "
+        f"batch gives a puzzle the compiled engine takes to it first, within a node "
+        f"budget; any other spec runs alone)",
     )
     p.add_argument(
         "--sat-solver",
