@@ -101,8 +101,9 @@ def _register_native() -> object | None:
     """Give dratify a compiled checker: ``cdclkit[native]``'s when installed, else ours.
 
     Importing ``cdclkit`` registers its Rust checker with dratify. Without it,
-    cpsudoku's ``_drup`` (when built) is registered and returned, for the caller to
-    unregister after its check: dratify's registry is process-wide.
+    cpsudoku's (:mod:`cpsudoku.evidence.drup`, when built) is registered and
+    returned, for the caller to unregister after its check: dratify's registry is
+    process-wide.
     """
     import importlib
     from contextlib import suppress
@@ -113,9 +114,9 @@ def _register_native() -> object | None:
         importlib.import_module("cdclkit")
     if dratify.native_implementation() is not None:
         return None
-    try:
-        from cpsudoku.evidence import _drup  # type: ignore[attr-defined]
-    except ImportError:  # built without a C compiler: dratify's Python checker
-        return None
-    dratify.register_native(_drup)
-    return _drup
+    from cpsudoku.evidence.drup import compiled_checker
+
+    ours = compiled_checker()
+    if ours is not None:
+        dratify.register_native(ours)
+    return ours
