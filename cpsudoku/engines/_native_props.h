@@ -275,6 +275,24 @@ static inline void span(long long w, uint32_t v, long long *lo, long long *hi)
     }
 }
 
+/* The smallest target at least low and the largest at most high (targets sorted);
+ * -1 when no target lies in [low, high]. */
+static inline int target_span(const long long *targets, size_t nt, long long low,
+                              long long high, long long *t_low, long long *t_high)
+{
+    size_t a = 0;
+    while (a < nt && targets[a] < low)
+        a++;
+    if (a == nt || targets[a] > high)
+        return -1;
+    size_t b = nt - 1;
+    while (targets[b] > high)
+        b--;
+    *t_low = targets[a];
+    *t_high = targets[b];
+    return 0;
+}
+
 /* A sum by bounds, to a fixpoint: each cell keeps the values that the others' least
  * and greatest sums leave some target within reach of. */
 static int sum_bounds(const Layout *lay, const Prop *p, uint32_t *m)
@@ -291,16 +309,9 @@ static int sum_bounds(const Layout *lay, const Prop *p, uint32_t *m)
             low += lo;
             high += hi;
         }
-        /* the smallest target at least low, and the largest at most high */
-        size_t a = 0;
-        while (a < nt && targets[a] < low)
-            a++;
-        if (a == nt || targets[a] > high)
+        long long t_low, t_high;
+        if (target_span(targets, nt, low, high, &t_low, &t_high) < 0)
             return -1;
-        size_t b = nt - 1;
-        while (targets[b] > high)
-            b--;
-        const long long t_low = targets[a], t_high = targets[b];
         int step = 0;
         for (int k = 0; k < p->nc; k++) {
             uint32_t v = m[ix[k]], keep = 0;
@@ -389,15 +400,9 @@ static int sum_groups(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc
         low += lo[g];
         high += hi[g];
     }
-    size_t at = 0;
-    while (at < nt && targets[at] < low)
-        at++;
-    if (at == nt || targets[at] > high)
+    long long t_low, t_high;
+    if (target_span(targets, nt, low, high, &t_low, &t_high) < 0)
         return -1;
-    size_t bt = nt - 1;
-    while (targets[bt] > high)
-        bt--;
-    const long long t_low = targets[at], t_high = targets[bt];
     int changed = 0;
     for (int k = 0; k < p->nc; k++) {
         const int g = group[k], size = (int)(uni[g] >> 32);
