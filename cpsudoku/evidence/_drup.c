@@ -29,16 +29,27 @@ typedef struct {
     size_t len, cap;
 } Vec;
 
+/* Room for ``need`` items of ``size`` bytes in *data: its capacity doubled from
+ * ``first`` until it fits. -1 when memory runs out (*data is then left as it was). */
+static int reserve(void **data, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t grown = *cap ? *cap : first;
+    while (grown < need)
+        grown *= 2;
+    void *more = realloc(*data, grown * size);
+    if (!more)
+        return -1;
+    *data = more;
+    *cap = grown;
+    return 0;
+}
+
 static int vec_push(Vec *v, int x)
 {
-    if (v->len == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 4;
-        int *data = realloc(v->data, cap * sizeof(int));
-        if (!data)
-            return -1;
-        v->data = data;
-        v->cap = cap;
-    }
+    if (reserve((void **)&v->data, &v->cap, v->len + 1, sizeof(int), 4) < 0)
+        return -1;
     v->data[v->len++] = x;
     return 0;
 }
@@ -199,19 +210,10 @@ static Vec *slot_of(Checker *c, uint64_t key, int create)
     return &c->hvals[j];
 }
 
+/* Three scratch rows of at least ``need`` literals each. */
 static int ensure_scratch(Checker *c, size_t need)
 {
-    if (need <= c->scap)
-        return 0;
-    size_t cap = c->scap ? c->scap : 64;
-    while (cap < need)
-        cap *= 2;
-    int *s = realloc(c->scratch, 3 * cap * sizeof(int));
-    if (!s)
-        return -1;
-    c->scratch = s;
-    c->scap = cap;
-    return 0;
+    return reserve((void **)&c->scratch, &c->scap, need, 3 * sizeof(int), 64);
 }
 
 /* Store a clause in the given literal order (the first two watched): its handle. */
@@ -223,24 +225,9 @@ static int insert(Checker *c, const int *lits, int size)
             top = lits[i] + 2;
     if (grow(c, top) < 0 || ensure_scratch(c, (size_t)size + 1) < 0)
         return -1;
-    if (c->nclauses == c->capclauses) {
-        size_t cap = c->capclauses ? 2 * c->capclauses : 1024;
-        Clause *cl = realloc(c->clauses, cap * sizeof(Clause));
-        if (!cl)
-            return -1;
-        c->clauses = cl;
-        c->capclauses = cap;
-    }
-    if (c->nl + (size_t)size > c->capl) {
-        size_t cap = c->capl ? 2 * c->capl : 4096;
-        while (cap < c->nl + (size_t)size)
-            cap *= 2;
-        int *l = realloc(c->lits, cap * sizeof(int));
-        if (!l)
-            return -1;
-        c->lits = l;
-        c->capl = cap;
-    }
+    if (reserve((void **)&c->clauses, &c->capclauses, c->nclauses + 1, sizeof(Clause), 1024) < 0 ||
+        reserve((void **)&c->lits, &c->capl, c->nl + (size_t)size, sizeof(int), 4096) < 0)
+        return -1;
     const int h = (int)c->nclauses++;
     Clause *cl = &c->clauses[h];
     cl->start = c->nl;
@@ -545,18 +532,10 @@ static Py_ssize_t read_lits(PyObject *obj, int **buf, size_t *cap)
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if ((size_t)n + 1 > *cap) {
-        size_t c2 = *cap ? *cap : 64;
-        while (c2 < (size_t)n + 1)
-            c2 *= 2;
-        int *b = realloc(*buf, c2 * sizeof(int));
-        if (!b) {
-            Py_DECREF(seq);
-            PyErr_NoMemory();
-            return -1;
-        }
-        *buf = b;
-        *cap = c2;
+    if (reserve((void **)buf, cap, (size_t)n + 1, sizeof(int), 64) < 0) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
