@@ -387,6 +387,15 @@ def _read_quietly(obj: dict[str, Any]) -> sp.SudokuPadPuzzle:
         return sp.read_scl(obj)
 
 
+def _unique_everywhere(puzzle: Puzzle, solution: str) -> None:
+    """``puzzle`` is unique with the published ``solution`` on every general engine."""
+    for backend in ("sat", "cpsat", "native"):
+        result = cpsudoku.solve(puzzle, backend=backend, time_limit=10)
+        assert result.status.value == "unique", backend
+        assert result.solution is not None
+        assert "".join(map(str, result.solution.cells)) == solution, backend
+
+
 def test_an_entropic_loop_of_3k_cells_reads_as_the_line_through_its_cells() -> None:
     """Zeeta-Moth's entropic line closes a loop of 6 cells: read, it is unique with
     the published solution on every general engine."""
@@ -394,11 +403,7 @@ def test_an_entropic_loop_of_3k_cells_reads_as_the_line_through_its_cells() -> N
     read = _read_quietly(scl_of("sudokubench-0021"))
     loops = [c for c in read.puzzle.rules.constraints if c.kind == "entropic-line"]
     assert sorted(len(c.cells) for c in loops) == [3, 5, 6]
-    for backend in ("sat", "cpsat", "native"):
-        result = cpsudoku.solve(read.puzzle, backend=backend, time_limit=10)
-        assert result.status.value == "unique", backend
-        assert result.solution is not None
-        assert "".join(map(str, result.solution.cells)) == record["solution"], backend
+    _unique_everywhere(read.puzzle, record["solution"])
 
 
 def test_an_entropic_loop_of_another_length_is_not_read() -> None:
@@ -417,11 +422,7 @@ def test_zipper_centres_drawn_as_dots_are_part_of_the_zippers() -> None:
     record = BY_ID["sudokubench-0032"]
     read = _read_quietly(scl_of("sudokubench-0032"))
     assert [c.kind for c in read.puzzle.rules.constraints] == ["zipper-line"] * 6
-    for backend in ("sat", "cpsat", "native"):
-        result = cpsudoku.solve(read.puzzle, backend=backend, time_limit=10)
-        assert result.status.value == "unique", backend
-        assert result.solution is not None
-        assert "".join(map(str, result.solution.cells)) == record["solution"], backend
+    _unique_everywhere(read.puzzle, record["solution"])
 
 
 def test_a_dot_off_a_zippers_centre_still_refuses_the_puzzle() -> None:
