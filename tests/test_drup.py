@@ -5,7 +5,9 @@ certificates. It must give the same verdict, failing step and counters as dratif
 own Python checker (the one written apart from every solver): on the proofs of
 certificates of the bundled variant sets, on those proofs corrupted, on proofs with
 RAT steps, deletions of clauses that are not there, unit deletions and repeated
-literals, and on random formulas with CaDiCaL's proofs.
+literals, and on random formulas with CaDiCaL's proofs. Where it reads the proof text
+itself (``check_text``), it must read it as dratify's parser does, or leave it to that
+parser.
 """
 
 from __future__ import annotations
@@ -42,12 +44,30 @@ FIELDS = (
 )
 
 
-def _both(clauses: list[tuple[int, ...]], proof: str) -> tuple[tuple[object, ...], ...]:
-    """dratify's Python verdict and ours, field by field (and the failing clause)."""
+def _cnf(clauses: list[tuple[int, ...]]) -> object:
     cnf = dratify.CNF()
     for c in clauses:
         cnf.add_dimacs(c)
+    return cnf
+
+
+def _from_text(cnf: object, proof: str) -> tuple[object, ...] | None:
+    """Our checker reading the proof text itself, or None when it leaves it to dratify."""
+    return drup.check_text(cnf.nvars, [list(c) for c in cnf.clauses], proof, True, True)
+
+
+def _both(clauses: list[tuple[int, ...]], proof: str) -> tuple[tuple[object, ...], ...]:
+    """dratify's Python verdict and ours, field by field (and the failing clause).
+
+    Ours twice: given dratify's parsed steps, and reading the text itself; a proof
+    written as solvers write it (lines of literals, deletions, comments) must be read.
+    """
+    cnf = _cnf(clauses)
     python = DRATChecker(cnf).check(parse_proof(proof))
+    text = _from_text(cnf, proof)
+    assert text is not None
+    assert text[:10] == tuple(getattr(python, f) for f in FIELDS)
+    assert text[10] == (python.failed_clause if python.failed_step > 0 else None)
     dratify.register_native(drup)
     try:
         assert dratify.native_implementation() is drup
@@ -57,6 +77,15 @@ def _both(clauses: list[tuple[int, ...]], proof: str) -> tuple[tuple[object, ...
     fields = [(getattr(python, f), getattr(ours, f)) for f in FIELDS]
     clause = [set(c) if c else c for c in (python.failed_clause, ours.failed_clause)]
     return (*fields, tuple(clause))
+
+
+def _outcome(clauses: list[tuple[int, ...]], proof: str) -> object:
+    """dratify's reading of a proof text: its verdict's fields, or the error it raises."""
+    try:
+        r = dratify.check_proof(_cnf(clauses), proof, engine="python")
+    except ValueError as exc:
+        return str(exc)
+    return (*(getattr(r, f) for f in FIELDS), r.failed_clause if r.failed_step > 0 else None)
 
 
 def _agree(clauses: list[tuple[int, ...]], proof: str) -> bool:
@@ -151,3 +180,44 @@ def test_a_certificate_says_which_checker_took_its_proof(tmp_path: Path) -> None
     assert dratify.native_implementation() is not drup  # registered for the call only
     with pytest.raises(ValueError, match="unknown proof checker"):
         check_proof([(1,), (-1,)], "", checker="rust")
+
+
+def test_a_proof_text_is_read_as_dratify_reads_it_or_left_to_dratify() -> None:
+    formula = [(1, 2), (-1, 2), (1, -2), (-1, -2, 3), (-3, 4)]
+    read_here = [
+        "2 0\n0\n",
+        "2 0 0\n",  # two clauses on one line
+        "2\n0\n0\n",  # a clause over two lines
+        "c a comment\n  c indented\n2 0\r\n0\r\n",  # comments, CRLF line ends
+        "d1 2 0\nd 1 -2 0\nd0\n2 0\n0\n",  # deletions written three ways
+        "-0\n",  # the empty clause as -0
+        "002 0\n0\n",  # leading zeros
+        "\t2  0\n\n\n0",  # tabs, blank lines, no final newline
+        "5 0\n",  # not implied: rejected
+        "-2 0\n",  # not implied: rejected with its literals
+    ]
+    for proof in read_here:
+        assert _from_text(_cnf(formula), proof) is not None, proof
+        here = _from_text(_cnf(formula), proof)
+        assert here == _outcome(formula, proof), proof
+    left_to_dratify = [
+        "1 d 2 0\n",  # a deletion inside a clause
+        "2 x 0\n",  # a bad token
+        "+2 0\n",  # int() takes it; this parser does not try
+        "1_0 0\n",  # so too
+        "2 0\n1",  # a clause never closed
+        "2 0\r0\n",  # a lone CR is a line break to splitlines
+        "c note\x0b2 0\n0\n",  # so is a vertical tab, even in a comment
+        "c caf\u00e9\n2 0\n0\n",  # not ASCII
+        "99999999999 0\n",  # beyond the variables formula and proof account for
+        "2 0\v0\n",
+    ]
+    for proof in left_to_dratify:
+        assert _from_text(_cnf(formula), proof) is None, proof
+        outcome = _outcome(formula, proof)
+        ours = check_proof(formula, proof)  # goes through dratify's parser
+        if isinstance(outcome, str):
+            assert not ours[0], proof
+            assert f"the proof is malformed: {outcome}" in ours[1], proof
+        else:
+            assert ours[0] == outcome[0], proof

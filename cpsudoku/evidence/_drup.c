@@ -10,14 +10,19 @@
  * literals (2 * variable + sign, variables from 0), clauses as lists of them and
  * steps as (is_deletion, literals); it returns (ok, reason, steps, rup_steps,
  * rat_steps, deletions, ignored_deletions, resolvents_checked, failed_step,
- * reached_empty), the tuple dratify unpacks.
+ * reached_empty), the tuple dratify unpacks. check_text(nvars, clauses, text,
+ * check_rat, apply_deletions) checks a proof given as DRAT text: parsed here, as
+ * dratify's parse_proof reads it, without a Python object per step.
  *
- * The clause store: each clause a slice of one literal pool (its stored order, the
- * first two watched), watch lists per literal, occurrence lists per literal for RAT,
+ * The clause store: each clause a slice of one literal pool (its size, then its
+ * literals in their stored order, the first two watched), watch lists per literal
+ * (each watch the clause's place in the pool and a blocker literal), occurrence
+ * lists per literal for RAT,
  * and a hash of each clause's sorted literal set for deletions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +59,29 @@ static int vec_push(Vec *v, int x)
     return 0;
 }
 
+/* A watch: where a clause's literals start in the pool (its size just before them)
+ * and a blocker, a literal of the clause; when the blocker is true the clause is
+ * satisfied and propagation passes it without reading it. A deleted clause's two
+ * watches go with it, so every watch is of a live clause. */
+static int watch_push(Vec *v, int at, int blocker)
+{
+    if (reserve((void **)&v->data, &v->cap, v->len + 2, sizeof(int), 8) < 0)
+        return -1;
+    v->data[v->len++] = at;
+    v->data[v->len++] = blocker;
+    return 0;
+}
+
+static void watch_remove(Vec *v, int at) /* the watch of the clause at ``at`` */
+{
+    for (size_t i = 0; i < v->len; i += 2)
+        if (v->data[i] == at) {
+            memmove(v->data + i, v->data + i + 2, (v->len - i - 2) * sizeof(int));
+            v->len -= 2;
+            return;
+        }
+}
+
 static void vec_remove(Vec *v, int x) /* the first x, order kept (as list.remove) */
 {
     for (size_t i = 0; i < v->len; i++)
@@ -75,7 +103,7 @@ typedef struct {
     int nlits; /* 2 * variables */
     uint8_t *val;
     Vec trail;
-    Vec *watches; /* watches[p]: clauses to visit when p becomes true */
+    Vec *watches; /* watches[p]: (clause, blocker) to visit when p becomes true */
     Vec *occ;     /* occ[l]: clauses holding l */
     Vec units;
     Clause *clauses;
@@ -226,22 +254,25 @@ static int insert(Checker *c, const int *lits, int size)
     if (grow(c, top) < 0 || ensure_scratch(c, (size_t)size + 1) < 0)
         return -1;
     if (reserve((void **)&c->clauses, &c->capclauses, c->nclauses + 1, sizeof(Clause), 1024) < 0 ||
-        reserve((void **)&c->lits, &c->capl, c->nl + (size_t)size, sizeof(int), 4096) < 0)
+        reserve((void **)&c->lits, &c->capl, c->nl + (size_t)size + 1, sizeof(int), 4096) < 0 ||
+        c->nl + (size_t)size + 1 > INT_MAX)
         return -1;
     const int h = (int)c->nclauses++;
     Clause *cl = &c->clauses[h];
-    cl->start = c->nl;
+    c->lits[c->nl] = size; /* the size just before the literals, for propagation */
+    cl->start = c->nl + 1;
     cl->size = size;
     cl->live = 1;
-    memcpy(c->lits + c->nl, lits, (size_t)size * sizeof(int));
-    c->nl += (size_t)size;
+    memcpy(c->lits + cl->start, lits, (size_t)size * sizeof(int));
+    c->nl += (size_t)size + 1;
     cl->key = key_of(lits, size, c->scratch);
     Vec *slot = slot_of(c, cl->key, 1);
     if (!slot || vec_push(slot, h) < 0)
         return -1;
     if (size >= 2) {
-        if (vec_push(&c->watches[lits[0] ^ 1], h) < 0 ||
-            vec_push(&c->watches[lits[1] ^ 1], h) < 0)
+        const int at = (int)cl->start;
+        if (watch_push(&c->watches[lits[0] ^ 1], at, lits[1]) < 0 ||
+            watch_push(&c->watches[lits[1] ^ 1], at, lits[0]) < 0)
             return -1;
     } else if (size == 1 && vec_push(&c->units, lits[0]) < 0) {
         return -1;
@@ -269,8 +300,8 @@ static int erase(Checker *c, const int *lits, int size)
         slot->len--;
         const int *s = c->lits + cl->start;
         if (cl->size >= 2) {
-            vec_remove(&c->watches[s[0] ^ 1], h);
-            vec_remove(&c->watches[s[1] ^ 1], h);
+            watch_remove(&c->watches[s[0] ^ 1], (int)cl->start);
+            watch_remove(&c->watches[s[1] ^ 1], (int)cl->start);
         }
         cl->live = 0;
         for (int i = 0; i < cl->size; i++)
@@ -305,6 +336,7 @@ static void backtrack(Checker *c, size_t size)
 /* Propagate from qhead: 1 on a conflict, 0 without, -1 out of memory. */
 static int propagate(Checker *c, size_t qhead)
 {
+    uint8_t *val = c->val;
     while (qhead < c->trail.len) {
         const int p = c->trail.data[qhead++];
         const int false_lit = p ^ 1;
@@ -312,43 +344,45 @@ static int propagate(Checker *c, size_t qhead)
         size_t i = 0, j = 0;
         int conflict = 0;
         while (i < ws->len) {
-            const int h = ws->data[i];
-            Clause *cl = &c->clauses[h];
-            if (!cl->live) {
-                i++;
+            const int at = ws->data[i], blocker = ws->data[i + 1];
+            if (val[blocker] == T) {
+                ws->data[j++] = at;
+                ws->data[j++] = blocker;
+                i += 2;
                 continue;
             }
-            int *lits = c->lits + cl->start;
+            int *lits = c->lits + at;
+            const int size = lits[-1];
             if (lits[0] == false_lit) {
                 lits[0] = lits[1];
                 lits[1] = false_lit;
             }
             const int first = lits[0];
-            if (c->val[first] == T) {
-                ws->data[j++] = h;
-                i++;
+            if (val[first] == T) {
+                ws->data[j++] = at;
+                ws->data[j++] = first;
+                i += 2;
                 continue;
             }
             int found = 0;
-            for (int k = 2; k < cl->size; k++) {
+            for (int k = 2; k < size; k++) {
                 const int lk = lits[k];
-                if (c->val[lk] != F) {
+                if (val[lk] != F) {
                     lits[1] = lk;
                     lits[k] = false_lit;
-                    if (vec_push(&c->watches[lk ^ 1], h) < 0)
+                    if (watch_push(&c->watches[lk ^ 1], at, first) < 0)
                         return -1;
                     ws = &c->watches[p]; /* lk ^ 1 != p, but keep it plain */
                     found = 1;
                     break;
                 }
             }
-            if (found) {
-                i++;
+            i += 2;
+            if (found)
                 continue;
-            }
-            ws->data[j++] = h;
-            i++;
-            if (c->val[first] == F) {
+            ws->data[j++] = at;
+            ws->data[j++] = first;
+            if (val[first] == F) {
                 conflict = 1;
                 while (i < ws->len)
                     ws->data[j++] = ws->data[i++];
@@ -569,6 +603,121 @@ static int dedup(Checker *c, int *lits, int n)
     return k;
 }
 
+/* The input formula into the store, then root propagation: 0, or -1 with a Python
+ * error set. */
+static int load_formula(Checker *c, PyObject *clauses, int **buf, size_t *cap)
+{
+    PyObject *cs = PySequence_Fast(clauses, "clauses must be a sequence");
+    if (!cs)
+        return -1;
+    if (grow(c, 2) < 0)
+        goto nomem;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(cs); i++) {
+        Py_ssize_t n = read_lits(PySequence_Fast_GET_ITEM(cs, i), buf, cap);
+        if (n < 0) {
+            Py_DECREF(cs);
+            return -1;
+        }
+        if (n == 0)
+            c->root_conflict = 1;
+        if (insert(c, *buf, (int)n) < 0)
+            goto nomem;
+    }
+    Py_DECREF(cs);
+    if (!c->root_conflict) {
+        int r = propagate_root(c);
+        if (r < 0)
+            return PyErr_NoMemory(), -1;
+        c->root_conflict = r;
+    }
+    return 0;
+nomem:
+    Py_DECREF(cs);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* One proof step (its literals in buf, n of them; buf has room for n + 1): 0 to go
+ * on, 1 when the check ends here (*reason and *ok set), -1 out of memory. */
+static int check_step(Checker *c, int deletion, int *buf, int n, int check_rat,
+                      int apply_deletions, const char **reason, int *ok)
+{
+    int top = 0;
+    for (int k = 0; k < n; k++)
+        if (buf[k] + 2 > top)
+            top = buf[k] + 2;
+    if (grow(c, top) < 0 || ensure_scratch(c, (size_t)n + 1) < 0)
+        return -1;
+    int size = dedup(c, buf, n);
+    c->steps++;
+    if (deletion) {
+        if (size <= 1) {
+            c->ignored++;
+        } else if (apply_deletions) {
+            if (erase(c, buf, size))
+                c->dels++;
+            else
+                c->ignored++;
+        }
+        return 0;
+    }
+    int r = is_rup(c, buf, size);
+    if (r < 0)
+        return -1;
+    if (r) {
+        c->rup++;
+    } else {
+        r = check_rat ? is_rat(c, buf, size) : 0;
+        if (r < 0)
+            return -1;
+        if (!r) {
+            c->failed_step = c->steps;
+            *reason = check_rat ? "clause is neither RUP nor RAT with respect to the "
+                                  "clauses available at this point"
+                                : "clause is not RUP (RAT checking disabled)";
+            *ok = 0;
+            return 1;
+        }
+        c->rat++;
+    }
+    if (!size) {
+        c->reached_empty = 1;
+        *reason = "empty clause derived and every step verified";
+        *ok = 1;
+        return 1;
+    }
+    return add_lemma(c, buf, size) < 0 ? -1 : 0;
+}
+
+/* The verdict when the formula alone is refuted at the root: 1 (and *reason, *ok
+ * set), else 0. */
+static int refuted_at_root(Checker *c, const char **reason, int *ok)
+{
+    if (!c->root_conflict)
+        return 0;
+    *ok = 1;
+    c->reached_empty = 1;
+    *reason = "input formula is refuted by unit propagation alone";
+    return 1;
+}
+
+/* dratify's result tuple (with the failing step's literals, or None, at the end
+ * when ``failed`` is given). */
+static PyObject *verdict(Checker *c, int ok, const char *reason, PyObject *failed)
+{
+    if (!reason)
+        reason = "every step verified, but the proof never derives the empty clause";
+    if (failed)
+        return Py_BuildValue("(OsLLLLLLLOO)", ok ? Py_True : Py_False, reason, c->steps, c->rup,
+                             c->rat, c->dels, c->ignored, c->resolvents,
+                             c->failed_step ? c->failed_step : -1LL,
+                             c->reached_empty ? Py_True : Py_False, failed);
+    return Py_BuildValue("(OsLLLLLLLO)", ok ? Py_True : Py_False, reason, c->steps, c->rup,
+                         c->rat, c->dels, c->ignored, c->resolvents,
+                         c->failed_step ? c->failed_step : -1LL,
+                         c->reached_empty ? Py_True : Py_False);
+}
+
 static PyObject *py_check_proof(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -581,125 +730,226 @@ static PyObject *py_check_proof(PyObject *self, PyObject *args)
     int *buf = NULL;
     size_t cap = 0;
     const char *reason = NULL;
-    int ok = 0, oom = 0;
-    PyObject *cs = PySequence_Fast(clauses, "clauses must be a sequence");
-    PyObject *ss = cs ? PySequence_Fast(steps, "steps must be a sequence") : NULL;
-    if (!ss)
-        goto fail;
-    if (grow(&c, 2) < 0)
-        goto nomem;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(cs); i++) {
-        Py_ssize_t n = read_lits(PySequence_Fast_GET_ITEM(cs, i), &buf, &cap);
-        if (n < 0)
-            goto fail;
-        if (n == 0)
-            c.root_conflict = 1;
-        if (insert(&c, buf, (int)n) < 0)
-            goto nomem;
-    }
-    if (!c.root_conflict) {
-        int r = propagate_root(&c);
-        if (r < 0)
-            goto nomem;
-        c.root_conflict = r;
-    }
-    if (c.root_conflict) {
-        ok = 1;
-        c.reached_empty = 1;
-        reason = "input formula is refuted by unit propagation alone";
+    int ok = 0;
+    PyObject *out = NULL;
+    PyObject *ss = PySequence_Fast(steps, "steps must be a sequence");
+    if (!ss || load_formula(&c, clauses, &buf, &cap) < 0)
+        goto end;
+    if (refuted_at_root(&c, &reason, &ok))
         goto done;
-    }
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(ss); i++) {
         PyObject *step = PySequence_Fast_GET_ITEM(ss, i);
         if (!PyTuple_Check(step) || PyTuple_GET_SIZE(step) != 2) {
             PyErr_SetString(PyExc_TypeError, "a step is (is_deletion, literals)");
-            goto fail;
+            goto end;
         }
         int deletion = PyObject_IsTrue(PyTuple_GET_ITEM(step, 0));
         if (deletion < 0)
-            goto fail;
+            goto end;
         Py_ssize_t n = read_lits(PyTuple_GET_ITEM(step, 1), &buf, &cap);
         if (n < 0)
-            goto fail;
-        int top = 0;
-        for (Py_ssize_t k = 0; k < n; k++)
-            if (buf[k] + 2 > top)
-                top = buf[k] + 2;
-        if (grow(&c, top) < 0 || ensure_scratch(&c, (size_t)n + 1) < 0)
-            goto nomem;
-        int size = dedup(&c, buf, (int)n);
-        c.steps++;
-        if (deletion) {
-            if (size <= 1) {
-                c.ignored++;
-            } else if (apply_deletions) {
-                if (erase(&c, buf, size))
-                    c.dels++;
-                else
-                    c.ignored++;
-            }
-            continue;
+            goto end;
+        int r = check_step(&c, deletion, buf, (int)n, check_rat, apply_deletions, &reason, &ok);
+        if (r < 0) {
+            PyErr_NoMemory();
+            goto end;
         }
-        int r = is_rup(&c, buf, size);
-        if (r < 0)
-            goto nomem;
-        if (r) {
-            c.rup++;
-        } else {
-            r = check_rat ? is_rat(&c, buf, size) : 0;
-            if (r < 0)
-                goto nomem;
-            if (r) {
-                c.rat++;
-            } else {
-                c.failed_step = c.steps;
-                reason = check_rat ? "clause is neither RUP nor RAT with respect to the "
-                                     "clauses available at this point"
-                                   : "clause is not RUP (RAT checking disabled)";
-                ok = 0;
-                goto done;
-            }
-        }
-        if (!size) {
-            c.reached_empty = 1;
+        if (r)
             break;
-        }
-        if (add_lemma(&c, buf, size) < 0)
-            goto nomem;
     }
-    if (c.reached_empty) {
-        ok = 1;
-        reason = "empty clause derived and every step verified";
-    } else {
-        ok = 0;
-        reason = "every step verified, but the proof never derives the empty clause";
-    }
-done:;
-    PyObject *out = Py_BuildValue("(OsLLLLLLLO)", ok ? Py_True : Py_False, reason, c.steps, c.rup,
-                                  c.rat, c.dels, c.ignored, c.resolvents,
-                                  c.failed_step ? c.failed_step : -1LL,
-                                  c.reached_empty ? Py_True : Py_False);
-    Py_XDECREF(cs);
+done:
+    out = verdict(&c, ok, reason, NULL);
+end:
     Py_XDECREF(ss);
     checker_free(&c);
     free(buf);
     return out;
-nomem:
-    oom = 1;
-fail:
-    Py_XDECREF(cs);
-    Py_XDECREF(ss);
+}
+
+/* A proof text parsed: per step its kind (1 for a deletion), its literal count, then
+ * its literals, one after another. */
+typedef struct {
+    int *data;
+    size_t len, cap;
+} Steps;
+
+static int steps_push(Steps *s, int x)
+{
+    if (reserve((void **)&s->data, &s->cap, s->len + 1, sizeof(int), 1024) < 0)
+        return -1;
+    s->data[s->len++] = x;
+    return 0;
+}
+
+/* Parse a DRAT proof text as dratify's parse_proof reads it, and bound its variables
+ * as dratify's _validate_steps does (at most ``limit``), for the texts whose reading
+ * is certain: clause lines of ASCII digits, signs, ``d`` and blanks, comment lines,
+ * ``\n`` or ``\r\n`` line ends. 1 when parsed, 0 for any other text (dratify's own
+ * parser then reads it, or refuses it with its message), -1 out of memory. */
+static int parse_text(const char *s, Py_ssize_t len, long long limit, Steps *out)
+{
+    const char *p = s, *e = s + len;
+    int opened = 0;      /* a clause has begun */
+    size_t head = 0;     /* the open step's header in out */
+    int deletion = 0;
+    while (p < e) {
+        /* one line: leading blanks, then a comment, a blank line, or tokens */
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < e && *p == 'c') {
+            for (; p < e && *p != '\n'; p++) {
+                unsigned char ch = (unsigned char)*p;
+                if (ch >= 0x80 || (ch < 0x20 && ch != '\t' && !(ch == '\r' && p + 1 < e && p[1] == '\n')))
+                    return 0; /* a line break Python's splitlines sees and we do not */
+            }
+            continue;
+        }
+        while (p < e && *p != '\n') {
+            char ch = *p;
+            if (ch == ' ' || ch == '\t') {
+                p++;
+                continue;
+            }
+            if (ch == '\r') {
+                if (p + 1 < e && p[1] == '\n') {
+                    p++;
+                    continue;
+                }
+                return 0;
+            }
+            /* a token: [d][-]digits, or d alone */
+            if (ch == 'd') {
+                if (opened)
+                    return 0; /* a deletion inside a clause: dratify names it */
+                deletion = 1;
+                opened = 1;
+                head = out->len;
+                if (steps_push(out, 1) < 0 || steps_push(out, 0) < 0)
+                    return -1;
+                p++;
+                if (p == e || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+                    continue;
+                ch = *p;
+            }
+            int negative = 0;
+            if (ch == '-') {
+                negative = 1;
+                p++;
+            }
+            long long v = 0;
+            int digits = 0;
+            while (p < e && *p >= '0' && *p <= '9') {
+                if (++digits > 12)
+                    return 0;
+                v = v * 10 + (*p - '0');
+                p++;
+            }
+            if (!digits || (p < e && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'))
+                return 0; /* not an int: dratify names the token */
+            if (v == 0) {
+                if (!opened) {
+                    head = out->len;
+                    if (steps_push(out, deletion) < 0 || steps_push(out, 0) < 0)
+                        return -1;
+                }
+                opened = 0;
+                deletion = 0;
+                continue;
+            }
+            if (v > limit || v > (1 << 28))
+                return 0; /* beyond the bound: dratify names the literal */
+            if (!opened) {
+                opened = 1;
+                head = out->len;
+                if (steps_push(out, 0) < 0 || steps_push(out, 0) < 0)
+                    return -1;
+            }
+            if (steps_push(out, (int)(2 * (v - 1) + negative)) < 0)
+                return -1;
+            out->data[head + 1]++;
+        }
+        if (p < e)
+            p++; /* the '\n' */
+    }
+    return opened ? 0 : 1; /* a clause left open: dratify names its line */
+}
+
+static PyObject *py_check_text(PyObject *self, PyObject *args)
+{
+    (void)self;
+    long long nvars;
+    PyObject *clauses, *text;
+    int check_rat, apply_deletions;
+    if (!PyArg_ParseTuple(args, "LOUpp", &nvars, &clauses, &text, &check_rat, &apply_deletions))
+        return NULL;
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+    if (!s)
+        return NULL;
+    if (!PyUnicode_IS_ASCII(text)) /* characters and bytes would count apart */
+        Py_RETURN_NONE;
+    Steps steps = {0};
+    int parsed = parse_text(s, len, nvars + (long long)len, &steps);
+    if (parsed <= 0) {
+        free(steps.data);
+        if (parsed < 0)
+            return PyErr_NoMemory();
+        Py_RETURN_NONE;
+    }
+    Checker c = {0};
+    int *buf = NULL;
+    size_t cap = 0;
+    const char *reason = NULL;
+    int ok = 0;
+    PyObject *out = NULL, *failed = Py_None;
+    Py_INCREF(failed);
+    if (load_formula(&c, clauses, &buf, &cap) < 0)
+        goto end;
+    if (!refuted_at_root(&c, &reason, &ok)) {
+        for (size_t at = 0; at < steps.len;) {
+            int deletion = steps.data[at], n = steps.data[at + 1];
+            if (reserve((void **)&buf, &cap, (size_t)n + 1, sizeof(int), 64) < 0) {
+                PyErr_NoMemory();
+                goto end;
+            }
+            memcpy(buf, steps.data + at + 2, (size_t)n * sizeof(int));
+            int r = check_step(&c, deletion, buf, n, check_rat, apply_deletions, &reason, &ok);
+            if (r < 0) {
+                PyErr_NoMemory();
+                goto end;
+            }
+            if (r) {
+                if (!ok) { /* the failing step as written, before deduplication */
+                    Py_DECREF(failed);
+                    failed = PyTuple_New(n);
+                    if (!failed)
+                        goto end;
+                    for (int k = 0; k < n; k++)
+                        PyTuple_SET_ITEM(failed, k, PyLong_FromLong(steps.data[at + 2 + k]));
+                }
+                break;
+            }
+            at += 2 + (size_t)n;
+        }
+    }
+    out = verdict(&c, ok, reason, failed);
+end:
+    Py_XDECREF(failed);
     checker_free(&c);
     free(buf);
-    if (oom && !PyErr_Occurred())
-        PyErr_NoMemory();
-    return NULL;
+    free(steps.data);
+    return out;
 }
 
 static PyMethodDef methods[] = {
     {"check_proof", py_check_proof, METH_VARARGS,
      "check_proof(nvars, clauses, steps, check_rat, apply_deletions): dratify's native "
      "checker interface (internal literals; steps as (is_deletion, literals))."},
+    {"check_text", py_check_text, METH_VARARGS,
+     "check_text(nvars, clauses, text, check_rat, apply_deletions): the same check of a "
+     "proof given as DRAT text, parsed here as dratify parses it; the result tuple with "
+     "the failing step's literals (or None) at the end, or None for a text whose "
+     "reading only dratify's parser may decide."},
     {NULL, NULL, 0, NULL},
 };
 

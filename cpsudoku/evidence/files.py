@@ -62,9 +62,14 @@ def check_proof(
     algorithm step for step in C, built with the package, tested to give dratify's
     verdict, failing step and counters on every certificate and on corrupted proofs;
     the reason ends with ``(cpsudoku's compiled checker)``), else its pure-Python
-    checker. ``checker="python"`` asks for dratify's Python checker whatever is
-    installed: about ten times slower on the long proofs of little killers and
-    non-consecutive grids, and the one written apart from every solver.
+    checker. Ours also reads the proof text itself, by dratify's parsing rules,
+    where the text holds only what those rules read one way (clause lines of digits,
+    signs and ``d``, comment lines); any other text goes through dratify's parser,
+    which reads it or names what it refuses. Past the check, parsing was most of the
+    time on long proofs: dratify builds a Python tuple per step. ``checker="python"``
+    asks for dratify's Python parser and checker whatever is installed: about ten
+    times slower on the long proofs of little killers and non-consecutive grids, and
+    the one written apart from every solver.
 
     Returns:
         (accepted, the checker's reason, True when unit propagation alone refutes).
@@ -79,22 +84,49 @@ def check_proof(
         add(c)
     ours = _register_native() if checker == "auto" else None
     try:
-        result = dratify.check_proof(cnf, proof, engine="auto" if checker == "auto" else "python")
-        native = dratify.native_implementation() if checker == "auto" else None
+        raw = None if ours is None else _check_text(ours, cnf, proof)
+        if raw is not None:
+            ok, reason, failed_step, failed = raw
+        else:
+            result = dratify.check_proof(
+                cnf, proof, engine="auto" if checker == "auto" else "python"
+            )
+            ok, reason = result.ok, result.reason
+            failed_step, failed = result.failed_step, result.failed_clause
     except ValueError as exc:  # malformed proof text
         return False, f"the proof is malformed: {exc}", False
     finally:
         if ours is not None:  # registered for this call only
             dratify.register_native(None)
-    reason = result.reason
+    native = dratify.native_implementation() if checker == "auto" else None
+    native = ours if raw is not None else native
     if native is not None:
         reason += " (cpsudoku's compiled checker)" if native is ours else " (native checker)"
-    if not result.ok and result.failed_clause is not None:
+    if not ok and failed is not None:
         from dratify.lits import to_dimacs as lit
 
-        step = " ".join(str(lit(x)) for x in result.failed_clause)
-        reason = f"{reason} (step {result.failed_step}: {step} 0)"
-    return bool(result.ok), reason, "unit propagation alone" in result.reason
+        step = " ".join(str(lit(x)) for x in failed)
+        reason = f"{reason} (step {failed_step}: {step} 0)"
+    return bool(ok), reason, "unit propagation alone" in reason
+
+
+def _check_text(
+    ours: object, cnf: object, proof: str
+) -> tuple[bool, str, int, tuple[int, ...] | None] | None:
+    """Our compiled checker on the proof text: (ok, reason, failed step, its literals).
+
+    None when the text is one only dratify's parser may read (or refuse).
+    """
+    raw = ours.check_text(  # type: ignore[attr-defined]
+        cnf.nvars,  # type: ignore[attr-defined]
+        [list(c) for c in cnf.clauses],  # type: ignore[attr-defined]
+        proof,
+        True,
+        True,
+    )
+    if raw is None:
+        return None
+    return raw[0], raw[1], raw[8], raw[10]
 
 
 def _register_native() -> object | None:
