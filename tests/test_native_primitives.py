@@ -179,3 +179,23 @@ def test_sums_on_6x6_count_as_sat(engine, sat) -> None:  # type: ignore[no-untyp
         puzzle = Puzzle(rules0.with_constraints(Raw(prims)), (0,) * 36)
         ours, theirs = engine.count(puzzle, limit=20), sat.count(puzzle, limit=20)
         assert (ours.count, ours.complete) == (theirs.count, theirs.complete), prims
+
+
+@pytest.mark.parametrize(
+    ("family", "most"), [("taxicab", 2_000), ("anti-knight", 2_500), ("knightmare", 2_200)]
+)
+def test_units_look_through_relations(engine, family: str, most: int) -> None:  # type: ignore[no-untyped-def]
+    """A digit with two to four places left in a unit keeps out of the cells that every
+    place rules out: its own value from the cells that see all of them (a knight's
+    move, a taxicab distance: pairs as units), and through relations the values they
+    forbid beside it. Guesses, not seconds, over the first puzzles of the set: without
+    it taxicab took 15,112 (6 puzzles), anti-knight 4,975 (10), knightmare 2,624 (6)."""
+    path = ROOT / "benchmarks" / "data" / "variants" / f"{family}.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    guesses = 0
+    for record in rows[: 6 if family != "anti-knight" else 10]:
+        puzzle = parse(str(record["puzzle"]), Rules.from_spec(record["rules"]))
+        result = engine.solve(puzzle, time_limit=60)
+        assert result.status.value == "unique"
+        guesses += result.stats["guesses"]
+    assert guesses <= most

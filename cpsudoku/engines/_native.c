@@ -90,6 +90,12 @@ typedef struct {
     long long *pnum;
     size_t npint, npmask, nptup, nptrans, npword, npnum;
     size_t mask_scratch, word_scratch; /* what a search needs for them */
+    /* Pair relations seen from a unit's places (FN(sees) in _native_core.h), or NULL:
+     * sees[((c * n) + d) * n + e] (words each) the cells where c holding d rules out e,
+     * by some top-level relation; sees_e[c * n + d] the e with any such cell. */
+    uint64_t *sees;
+    uint32_t *sees_e;
+    int sees_on; /* relations, or units of fewer than n cells: look through them */
 } Layout;
 
 typedef struct {
@@ -261,6 +267,8 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->ptrans);
     PyMem_Free(lay->pword);
     PyMem_Free(lay->pnum);
+    PyMem_Free(lay->sees);
+    PyMem_Free(lay->sees_e);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -1212,6 +1220,56 @@ done:
     return status;
 }
 
+/* The most bytes of a layout's sees table: past it (sides above 16 with relations),
+ * the units do not look through relations. */
+#define SEES_BYTES ((size_t)4 << 20)
+
+/*
+ * The sees table of the top-level pair relations (none: left NULL). A digit d must
+ * go in one of a unit's places for it; a cell q that every place rules out e at (c
+ * holding d forbids q holding e) cannot hold e, wherever d goes.
+ */
+static int build_sees(Layout *lay)
+{
+    const int n = lay->n, words = lay->words;
+    int any = 0;
+    for (int j = 0; j < lay->ntop && !any; j++)
+        any = lay->props[lay->top[j]].kind == K_RELATION;
+    lay->sees_on = any || lay->nunits > lay->full_units;
+    const size_t rows = (size_t)lay->cells * n * n;
+    if (!any || rows * words * sizeof(uint64_t) > SEES_BYTES)
+        return 0;
+    lay->sees = PyMem_Calloc(rows * words, sizeof(uint64_t));
+    lay->sees_e = PyMem_Calloc((size_t)lay->cells * n, sizeof(uint32_t));
+    if (!lay->sees || !lay->sees_e)
+        return -1;
+    const uint32_t full = (uint32_t)(((uint64_t)1 << n) - 1);
+    for (int j = 0; j < lay->ntop; j++) {
+        const Prop *p = lay->props + lay->top[j];
+        if (p->kind != K_RELATION)
+            continue;
+        const int *ix = lay->pint + p->idx, *frame = lay->pint + p->frame;
+        const int a = frame[ix[0]], b = frame[ix[1]];
+        const uint32_t *fwd = lay->pmask + p->a, *back = fwd + n;
+        for (int d = 0; d < n; d++) {
+            /* a holding d rules out at b the values fwd does not allow; b, back */
+            const int cell[2] = {a, b}, other[2] = {b, a};
+            const uint32_t out[2] = {~fwd[d] & full, ~back[d] & full};
+            for (int w = 0; w < 2; w++) {
+                if (cell[w] == other[w])
+                    continue;
+                lay->sees_e[(size_t)cell[w] * n + d] |= out[w];
+                for (uint32_t es = out[w]; es; es &= es - 1) {
+                    const int e = __builtin_ctz(es);
+                    uint64_t *row = lay->sees + (((size_t)cell[w] * n + d) * n + e) * words;
+                    row[other[w] >> 6] |= (uint64_t)1 << (other[w] & 63);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"n", "units", "cages", "props", "band", NULL};
@@ -1300,6 +1358,8 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         layout_free(lay);
         return -1;
     }
+    if (build_sees(lay) < 0)
+        goto nomem;
     if (band && band_fits(lay)) { /* classic 9x9 and nothing else: the band solver */
         band_tables();
         self->search = band_search;

@@ -20,6 +20,11 @@
  * jigsaw regions, extra regions of at most n cells), so nothing here knows a box.
  */
 
+#ifndef SEES_PLACES
+/* The most places of a digit in a unit that FN(sees) looks through relations from. */
+#define SEES_PLACES 4
+#endif
+
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #define FN(name) CAT(name, SUF)
@@ -242,6 +247,63 @@ static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
 }
 
 /*
+ * Pair relations seen from a unit: digit d must go in one of the places m of a unit
+ * (two to SEES_PLACES of them); a cell outside m that every place rules out e at (a
+ * relation forbids it holding e beside d there) cannot hold e. On non-consecutive
+ * grids, d between two cells of a row keeps d - 1 and d + 1 out of the cell between;
+ * on anti-knight grids, d's places in a box keep d out of the cells a knight's move
+ * from all of them. Returns 1 when a candidate went.
+ */
+static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m)
+{
+    const int n = lay->n;
+    int changed = 0;
+    /* d itself: a cell that is a peer of every place (units of every kind, the pairs
+     * of relations that only say "differ" among them) */
+    uint64_t cut[W], hit = 0;
+    for (int k = 0; k < W; k++)
+        cut[k] = ~m[k];
+    for (int k = 0; k < W; k++)
+        for (uint64_t x = m[k]; x; x &= x - 1) {
+            const uint64_t *row = lay->peers + (size_t)(k * 64 + __builtin_ctzll(x)) * W;
+            for (int j = 0; j < W; j++)
+                cut[j] &= row[j];
+        }
+    for (int k = 0; k < W; k++) {
+        cut[k] &= s->cand[d][k];
+        hit |= cut[k];
+        s->cand[d][k] &= ~cut[k];
+    }
+    changed |= hit != 0;
+    if (!lay->sees)
+        return changed;
+    uint32_t es = (uint32_t)(((uint64_t)1 << n) - 1);
+    for (int k = 0; k < W; k++)
+        for (uint64_t x = m[k]; x; x &= x - 1)
+            es &= lay->sees_e[(size_t)(k * 64 + __builtin_ctzll(x)) * n + d];
+    for (; es; es &= es - 1) {
+        const int e = __builtin_ctz(es);
+        hit = 0;
+        for (int k = 0; k < W; k++)
+            cut[k] = ~m[k];
+        for (int k = 0; k < W; k++)
+            for (uint64_t x = m[k]; x; x &= x - 1) {
+                const uint64_t *row =
+                    lay->sees + (((size_t)(k * 64 + __builtin_ctzll(x)) * n + d) * n + e) * W;
+                for (int j = 0; j < W; j++)
+                    cut[j] &= row[j];
+            }
+        for (int k = 0; k < W; k++) {
+            cut[k] &= s->cand[e][k];
+            hit |= cut[k];
+            s->cand[e][k] &= ~cut[k];
+        }
+        changed |= hit != 0;
+    }
+    return changed;
+}
+
+/*
  * Singles, locked candidates, triads and the propagators beyond the units to a
  * fixpoint. ``base`` is the state this one was copied from (its propagators were at
  * their fixpoint there), NULL at the root. Returns 0 on a contradiction.
@@ -358,7 +420,11 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                 } else if (count == 1) {
                     FN(place)(lay, s, d, FN(first_bit)(m));
                     changed = 1;
-                } else if (count <= lay->max_inter) {
+                } else {
+                    if (lay->sees_on && count <= SEES_PLACES)
+                        changed |= FN(sees)(lay, s, d, m);
+                    if (count > lay->max_inter)
+                        continue;
                     for (int p = lay->pair_start[u]; p < lay->pair_start[u + 1]; p++) {
                         const uint64_t *inter = lay->pair_inter + (size_t)p * W;
                         const uint64_t *rest = lay->pair_rest + (size_t)p * W;
