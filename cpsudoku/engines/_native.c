@@ -96,6 +96,9 @@ typedef struct {
     uint64_t *sees;
     uint32_t *sees_e;
     int sees_on; /* relations, or units of fewer than n cells: look through them */
+    /* Digit peers, or NULL: dpeers[(d * cells + i) * words] the cells that may not
+     * hold digit d + 1 beside i holding it (self-taxicab: the cells d + 1 away) */
+    uint64_t *dpeers;
 } Layout;
 
 typedef struct {
@@ -269,6 +272,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->pnum);
     PyMem_Free(lay->sees);
     PyMem_Free(lay->sees_e);
+    PyMem_Free(lay->dpeers);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -1235,7 +1239,7 @@ static int build_sees(Layout *lay)
     int any = 0;
     for (int j = 0; j < lay->ntop && !any; j++)
         any = lay->props[lay->top[j]].kind == K_RELATION;
-    lay->sees_on = any || lay->nunits > lay->full_units;
+    lay->sees_on = any || lay->nunits > lay->full_units || lay->dpeers;
     const size_t rows = (size_t)lay->cells * n * n;
     if (!any || rows * words * sizeof(uint64_t) > SEES_BYTES)
         return 0;
@@ -1270,13 +1274,70 @@ static int build_sees(Layout *lay)
     return 0;
 }
 
+/*
+ * Digit peers from (digits, pairs) items: digits a mask (bit d for digit d + 1), pairs
+ * of cells that may not both hold one of those digits. A placement then takes the
+ * digit out of its digit peers as it does out of its unit peers.
+ */
+static int read_digit_pairs(Layout *lay, PyObject *items)
+{
+    PyObject *seq = PySequence_Fast(items, "digit pairs must be a sequence");
+    if (!seq)
+        return -1;
+    const int n = lay->n, cells = lay->cells, words = lay->words;
+    int status = -1;
+    if (PySequence_Fast_GET_SIZE(seq) == 0) {
+        status = 0;
+        goto done;
+    }
+    lay->dpeers = PyMem_Calloc((size_t)n * cells * words, sizeof(uint64_t));
+    if (!lay->dpeers) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, j), *pairs = NULL;
+        unsigned long long digits;
+        if (!PyArg_ParseTuple(item, "KO;a digit pair item is (digits, pairs)", &digits, &pairs))
+            goto done;
+        if (digits >> n) {
+            PyErr_Format(PyExc_ValueError, "digit mask %llu has digits above %d", digits, n);
+            goto done;
+        }
+        PyObject *ps = PySequence_Fast(pairs, "pairs must be a sequence");
+        if (!ps)
+            goto done;
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(ps); k++) {
+            int a, b;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ps, k), "ii;a pair is two cells", &a,
+                                  &b) ||
+                a < 0 || b < 0 || a >= cells || b >= cells || a == b) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_ValueError, "a pair of two cells of 0 to %d", cells - 1);
+                Py_DECREF(ps);
+                goto done;
+            }
+            for (unsigned long long m = digits; m; m &= m - 1) {
+                const int d = __builtin_ctzll(m);
+                SET(lay->dpeers + ((size_t)d * cells + a) * words, b);
+                SET(lay->dpeers + ((size_t)d * cells + b) * words, a);
+            }
+        }
+        Py_DECREF(ps);
+    }
+    status = 0;
+done:
+    Py_DECREF(seq);
+    return status;
+}
+
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "cages", "props", "band", NULL};
+    static char *kwlist[] = {"n", "units", "cages", "props", "band", "digit_pairs", NULL};
     int n, band = 1;
-    PyObject *units, *cages = NULL, *props = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OOp", kwlist, &n, &units, &cages, &props,
-                                     &band))
+    PyObject *units, *cages = NULL, *props = NULL, *digit_pairs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OOpO", kwlist, &n, &units, &cages, &props,
+                                     &band, &digit_pairs))
         return -1;
     if (n < 1 || n > MAX_DIGITS) {
         PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
@@ -1355,6 +1416,10 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         return -1;
     }
     if (props && props != Py_None && read_props(lay, props) < 0) {
+        layout_free(lay);
+        return -1;
+    }
+    if (digit_pairs && digit_pairs != Py_None && read_digit_pairs(lay, digit_pairs) < 0) {
         layout_free(lay);
         return -1;
     }

@@ -79,6 +79,11 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
         s->cand[e][word] &= ~bit;
     for (int k = 0; k < W; k++)
         s->cand[d][k] &= ~peers[k];
+    if (lay->dpeers) {
+        const uint64_t *more = lay->dpeers + ((size_t)d * lay->cells + i) * W;
+        for (int k = 0; k < W; k++)
+            s->cand[d][k] &= ~more[k];
+    }
     s->placed[d][word] |= bit;
     s->open[word] &= ~bit;
     return 1;
@@ -259,15 +264,18 @@ static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m)
     const int n = lay->n;
     int changed = 0;
     /* d itself: a cell that is a peer of every place (units of every kind, the pairs
-     * of relations that only say "differ" among them) */
+     * of relations that only say "differ" among them, and d's own digit peers) */
     uint64_t cut[W], hit = 0;
     for (int k = 0; k < W; k++)
         cut[k] = ~m[k];
     for (int k = 0; k < W; k++)
         for (uint64_t x = m[k]; x; x &= x - 1) {
-            const uint64_t *row = lay->peers + (size_t)(k * 64 + __builtin_ctzll(x)) * W;
+            const int c = k * 64 + __builtin_ctzll(x);
+            const uint64_t *row = lay->peers + (size_t)c * W;
+            const uint64_t *more =
+                lay->dpeers ? lay->dpeers + ((size_t)d * lay->cells + c) * W : NULL;
             for (int j = 0; j < W; j++)
-                cut[j] &= row[j];
+                cut[j] &= more ? row[j] | more[j] : row[j];
         }
     for (int k = 0; k < W; k++) {
         cut[k] &= s->cand[d][k];

@@ -131,6 +131,7 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
     cages: list[DigitSets] = []
     props: list[tuple[object, ...]] = []
     pairs: list[tuple[int, int]] = []
+    digit_pairs: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     relations: list[Relation] = []
     # Sums with whole units read as their totals (the rule of 45, fold_units): a pill's
     # shaft through whole rows becomes a sum of the few cells left.
@@ -140,6 +141,8 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
             continue  # the masks a search starts from
         if isinstance(p, Relation) and p.differ:
             pairs.extend(p.pairs)
+        elif isinstance(p, Relation) and (digits := _same_digits(p)):
+            digit_pairs.append((digits, p.pairs))
         elif isinstance(p, Relation):
             relations.append(p)
         elif isinstance(p, (Distinct, DigitSets)) and _unit_fits(p.cells, n, full, len(cages)):
@@ -161,7 +164,31 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
     units += pairs
     if relations:
         props += _relations(relations, units, n)
-    return _native.Layout(n, units, [(p.cells, list(p.sets)) for p in cages], props, band=band)
+    return _native.Layout(
+        n,
+        units,
+        [(p.cells, list(p.sets)) for p in cages],
+        props,
+        band=band,
+        digit_pairs=digit_pairs,
+    )
+
+
+def _same_digits(r: Relation) -> int:
+    """The digits a relation keeps apart when that is all it says, else 0.
+
+    A relation whose every forbidden pair is a digit beside itself (self-taxicab: two
+    cells d apart may not both hold d) is a unit of two cells for those digits only:
+    the layout takes it as digit peers (bit d - 1 for digit d), which a placement
+    clears as it clears its unit peers, instead of a propagator per pair woken by every
+    change of its cells.
+    """
+    digits = 0
+    for a, b in r.forbidden():
+        if a != b:
+            return 0
+        digits |= 1 << (a - 1)
+    return digits
 
 
 def _relations(
