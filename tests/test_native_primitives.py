@@ -20,7 +20,7 @@ from test_primitives import KINDS, Raw, _primitive
 
 from cpsudoku.engines import create_backend
 from cpsudoku.model.forms import parse
-from cpsudoku.model.primitives import Sum
+from cpsudoku.model.primitives import Relation, Sum
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 from cpsudoku.model.verify import is_solution
@@ -120,13 +120,15 @@ def test_every_variant_set_answers_as_sat(engine, sat, path: Path) -> None:  # t
 
 def test_relation_pairs_the_units_already_keep_apart_are_no_propagators() -> None:
     """Self-taxicab forbids only (d, d) at distance d: on pairs sharing a row, column or
-    box the units say all of it, so only the 2,010 pairs of 2,820 that share no unit are
-    propagators (each woken by every change of its cells); the count stays exact."""
+    box the units say all of it, so only the 2,010 pairs of 2,820 that share no unit
+    would be propagators (the layout takes them as digit peers, below); the count stays
+    exact."""
     rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": [{"kind": "self-taxicab"}]})
     relations = list(rules.primitives)
     assert sum(len(p.pairs) for p in relations) == 2820  # type: ignore[attr-defined]
     specs = native._relations(relations, list(rules.unit_cells), 9)  # type: ignore[arg-type]
-    assert sum(len(s[1]) for s in specs) == 2010  # type: ignore[arg-type]
+    pairs = [s[1] if s[0] == "relation" else s[2] for s in specs]  # a shift: (delta, cells)
+    assert sum(len(p) for p in pairs) == 2010  # type: ignore[arg-type]
     six = Rules.from_spec({"size": 6, "box": "2x3", "constraints": [{"kind": "self-taxicab"}]})
     with create_backend("native") as engine:
         assert engine.count(Puzzle(six, (0,) * 36), limit=100).count == 72
@@ -231,3 +233,52 @@ def test_a_relation_that_only_keeps_digits_from_themselves_is_digit_peers(engine
         native._native.Layout(4, [], digit_pairs=[(1 << 4, [(0, 1)])])
     with pytest.raises(ValueError, match="two cells"):
         native._native.Layout(4, [], digit_pairs=[(1, [(0, 0)])])
+
+
+def test_relations_one_offset_apart_as_shifts_count_as_brute_force(engine, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Pairs one offset apart go in as a shift (bit-parallel arc consistency over all
+    of them) from SHIFT_PAIRS pairs on; 4x4 has at most 12 per offset, so the test
+    lowers the threshold and counts as brute force, with givens, on random tables over
+    every cell and its neighbour right, below, diagonally or a knight's move away."""
+    monkeypatch.setattr(native, "SHIFT_PAIRS", 2)
+    native.layout.cache_clear()
+    rng = random.Random("shifts")
+    offsets = [(0, 1), (1, 0), (1, 1), (1, -1), (1, 2), (2, -1)]
+    shifted = 0
+    try:
+        for trial in range(80):
+            prims = []
+            for dr, dc in rng.sample(offsets, rng.randint(1, 2)):
+                pairs = tuple(
+                    (r * 4 + c, (r + dr) * 4 + c + dc)
+                    for r in range(4)
+                    for c in range(4)
+                    if 0 <= r + dr < 4 and 0 <= c + dc < 4
+                )
+                allowed = (0, *(rng.randrange(1, 16) for _ in range(4)))
+                prims.append(Relation(pairs, allowed))
+            rules = Rules.classic(2, 2).with_constraints(Raw(tuple(prims)))
+            kinds = {s[0] for s in native._relations(prims, list(rules.unit_cells), 4)}
+            shifted += "shift" in kinds
+            grid = GRIDS_4X4[rng.randrange(288)]
+            givens = tuple(v if trial % 2 and rng.random() < 0.3 else 0 for v in grid)
+            keeping = {
+                g
+                for g in GRIDS_4X4
+                if all(p.holds(g) for p in prims)
+                and all(not v or v == w for v, w in zip(givens, g, strict=True))
+            }
+            found = engine.count(Puzzle(rules, givens), limit=LIMIT)
+            assert found.count == len(keeping), (prims, givens)
+            solved = engine.solve(Puzzle(rules, givens), unique=False)
+            assert (solved.solution is None) == (not keeping)
+            if keeping:
+                assert tuple(solved.solution.cells) in keeping
+    finally:
+        native.layout.cache_clear()
+    assert shifted >= 60  # a table a unit's pairs keep anyway adds nothing to shift
+    table = (0, 14, 13, 11, 7)
+    with pytest.raises(ValueError, match="nonzero"):
+        native._native.Layout(4, [], None, [("shift", 0, (0,), table)])
+    with pytest.raises(ValueError, match="partner"):
+        native._native.Layout(4, [], None, [("shift", 4, (12,), table)])

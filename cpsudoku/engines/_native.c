@@ -99,6 +99,13 @@ typedef struct {
     /* Digit peers, or NULL: dpeers[(d * cells + i) * words] the cells that may not
      * hold digit d + 1 beside i holding it (self-taxicab: the cells d + 1 away) */
     uint64_t *dpeers;
+    /* Relations over pairs one offset apart, bit-parallel (FN(shifts) in
+     * _native_core.h): each (delta, its table in pmask), and in shift_bits per shift
+     * its first cells a, then their partners a + delta (words each). */
+    int nshift;
+    int *shift_delta;
+    size_t *shift_table;
+    uint64_t *shift_bits;
 } Layout;
 
 typedef struct {
@@ -273,6 +280,9 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->sees);
     PyMem_Free(lay->sees_e);
     PyMem_Free(lay->dpeers);
+    PyMem_Free(lay->shift_delta);
+    PyMem_Free(lay->shift_table);
+    PyMem_Free(lay->shift_bits);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -701,17 +711,14 @@ static int push_id(int **ids, size_t *nids, size_t *capids, int id)
 /* ("relation", pairs, allowed): allowed[a] is the mask the second cell may hold
  * while the first holds a (n + 1 entries, the first unused); one propagator per pair,
  * all sharing the table and its reverse. */
-static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids,
-                         int own_frames)
+/* A relation's table (n + 1 masks, the first unused: the values allowed beside each
+ * value) into pmask as n forward masks, then n backward: its offset in *at. */
+static int relation_table(Builder *bd, PyObject *obj, size_t *at)
 {
     Layout *lay = bd->lay;
     const int n = lay->n;
-    if (PyTuple_GET_SIZE(spec) != 3) {
-        PyErr_SetString(PyExc_ValueError, "a relation is (\"relation\", pairs, allowed)");
-        return -1;
-    }
     Py_ssize_t count;
-    long long *allowed = read_numbers(PyTuple_GET_ITEM(spec, 2), &count, "a relation's table");
+    long long *allowed = read_numbers(obj, &count, "a relation's table");
     if (!allowed)
         return -1;
     const long long full = ((long long)1 << n) - 1;
@@ -739,6 +746,80 @@ static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, s
                 back[b] |= (uint32_t)1 << a;
     lay->npmask += 2 * (size_t)n;
     PyMem_Free(allowed);
+    *at = table;
+    return 0;
+}
+
+/*
+ * ("shift", delta, cells, table): a relation on the pairs (a, a + delta) for each a
+ * of cells, propagated bit-parallel over all of them at once (FN(shifts)).
+ */
+static int read_shift(Builder *bd, PyObject *spec)
+{
+    Layout *lay = bd->lay;
+    const int words = lay->words, cells = lay->cells;
+    long delta = PyLong_AsLong(PyTuple_GET_ITEM(spec, 1));
+    if (delta == -1 && PyErr_Occurred())
+        return -1;
+    if (delta == 0 || delta <= -cells || delta >= cells) {
+        PyErr_Format(PyExc_ValueError, "a shift's offset must be nonzero and under %d", cells);
+        return -1;
+    }
+    size_t table;
+    if (relation_table(bd, PyTuple_GET_ITEM(spec, 3), &table) < 0)
+        return -1;
+    const size_t k = (size_t)lay->nshift;
+    int *deltas = PyMem_Realloc(lay->shift_delta, (k + 1) * sizeof(int));
+    if (deltas)
+        lay->shift_delta = deltas;
+    size_t *tables = PyMem_Realloc(lay->shift_table, (k + 1) * sizeof(size_t));
+    if (tables)
+        lay->shift_table = tables;
+    uint64_t *bits = PyMem_Realloc(lay->shift_bits, (k + 1) * 2 * words * sizeof(uint64_t));
+    if (bits)
+        lay->shift_bits = bits;
+    if (!deltas || !tables || !bits) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    uint64_t *from = bits + k * 2 * words, *to = from + words;
+    memset(from, 0, 2 * words * sizeof(uint64_t));
+    PyObject *seq = PySequence_Fast(PyTuple_GET_ITEM(spec, 2), "a shift's cells");
+    if (!seq)
+        return -1;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+        long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (a == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (a < 0 || a >= cells || a + delta < 0 || a + delta >= cells) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "cell %ld and its partner %ld + %ld on %d cells", a,
+                         a, delta, cells);
+            return -1;
+        }
+        SET(from, a);
+        SET(to, a + delta);
+    }
+    Py_DECREF(seq);
+    lay->shift_delta[k] = (int)delta;
+    lay->shift_table[k] = table;
+    lay->nshift++;
+    return 0;
+}
+
+static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids,
+                         int own_frames)
+{
+    Layout *lay = bd->lay;
+    if (PyTuple_GET_SIZE(spec) != 3) {
+        PyErr_SetString(PyExc_ValueError, "a relation is (\"relation\", pairs, allowed)");
+        return -1;
+    }
+    size_t table;
+    if (relation_table(bd, PyTuple_GET_ITEM(spec, 2), &table) < 0)
+        return -1;
     PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
     if (!pairs)
         return -1;
@@ -1180,6 +1261,13 @@ static int read_props(Layout *lay, PyObject *props)
                 goto done;
             continue;
         }
+        if (PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 4 &&
+            PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) &&
+            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(spec, 0), "shift") == 0) {
+            if (read_shift(&bd, spec) < 0)
+                goto done;
+            continue;
+        }
         if (read_prop(&bd, spec, &top, &ntop, &captop) < 0 || close_frame(&bd, top[before]) < 0)
             goto done;
     }
@@ -1233,10 +1321,34 @@ done:
  * go in one of a unit's places for it; a cell q that every place rules out e at (c
  * holding d forbids q holding e) cannot hold e, wherever d goes.
  */
+static void sees_pair(Layout *lay, int a, int b, const uint32_t *fwd)
+{
+    const int n = lay->n, words = lay->words;
+    const uint32_t full = (uint32_t)(((uint64_t)1 << n) - 1), *back = fwd + n;
+    if (a == b)
+        return;
+    /* peers already keep d from d: FN(sees) looks through peers for d itself */
+    const int peers = (lay->peers[(size_t)a * words + (b >> 6)] >> (b & 63)) & 1;
+    for (int d = 0; d < n; d++) {
+        /* a holding d rules out at b the values fwd does not allow; b, back */
+        const int cell[2] = {a, b}, other[2] = {b, a};
+        const uint32_t same = peers ? (uint32_t)1 << d : 0;
+        const uint32_t out[2] = {~fwd[d] & full & ~same, ~back[d] & full & ~same};
+        for (int w = 0; w < 2; w++) {
+            lay->sees_e[(size_t)cell[w] * n + d] |= out[w];
+            for (uint32_t es = out[w]; es; es &= es - 1) {
+                const int e = __builtin_ctz(es);
+                uint64_t *row = lay->sees + (((size_t)cell[w] * n + d) * n + e) * words;
+                row[other[w] >> 6] |= (uint64_t)1 << (other[w] & 63);
+            }
+        }
+    }
+}
+
 static int build_sees(Layout *lay)
 {
     const int n = lay->n, words = lay->words;
-    int any = 0;
+    int any = lay->nshift > 0;
     for (int j = 0; j < lay->ntop && !any; j++)
         any = lay->props[lay->top[j]].kind == K_RELATION;
     lay->sees_on = any || lay->nunits > lay->full_units || lay->dpeers;
@@ -1247,29 +1359,20 @@ static int build_sees(Layout *lay)
     lay->sees_e = PyMem_Calloc((size_t)lay->cells * n, sizeof(uint32_t));
     if (!lay->sees || !lay->sees_e)
         return -1;
-    const uint32_t full = (uint32_t)(((uint64_t)1 << n) - 1);
     for (int j = 0; j < lay->ntop; j++) {
         const Prop *p = lay->props + lay->top[j];
         if (p->kind != K_RELATION)
             continue;
         const int *ix = lay->pint + p->idx, *frame = lay->pint + p->frame;
-        const int a = frame[ix[0]], b = frame[ix[1]];
-        const uint32_t *fwd = lay->pmask + p->a, *back = fwd + n;
-        for (int d = 0; d < n; d++) {
-            /* a holding d rules out at b the values fwd does not allow; b, back */
-            const int cell[2] = {a, b}, other[2] = {b, a};
-            const uint32_t out[2] = {~fwd[d] & full, ~back[d] & full};
-            for (int w = 0; w < 2; w++) {
-                if (cell[w] == other[w])
-                    continue;
-                lay->sees_e[(size_t)cell[w] * n + d] |= out[w];
-                for (uint32_t es = out[w]; es; es &= es - 1) {
-                    const int e = __builtin_ctz(es);
-                    uint64_t *row = lay->sees + (((size_t)cell[w] * n + d) * n + e) * words;
-                    row[other[w] >> 6] |= (uint64_t)1 << (other[w] & 63);
-                }
+        sees_pair(lay, frame[ix[0]], frame[ix[1]], lay->pmask + p->a);
+    }
+    for (int k = 0; k < lay->nshift; k++) {
+        const uint64_t *from = lay->shift_bits + (size_t)k * 2 * words;
+        for (int w = 0; w < words; w++)
+            for (uint64_t m = from[w]; m; m &= m - 1) {
+                const int a = w * 64 + __builtin_ctzll(m);
+                sees_pair(lay, a, a + lay->shift_delta[k], lay->pmask + lay->shift_table[k]);
             }
-        }
     }
     return 0;
 }

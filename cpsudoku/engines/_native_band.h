@@ -94,7 +94,7 @@ static void band_tables(void)
 static int band_fits(const Layout *lay)
 {
     if (lay->n != 9 || lay->words != 2 || lay->nunits != 27 || lay->full_units != 27 ||
-        lay->ncages || lay->nprops || lay->dpeers)
+        lay->ncages || lay->nprops || lay->dpeers || lay->nshift)
         return 0;
     uint32_t seen = 0;
     for (int u = 0; u < 27; u++) {

@@ -311,6 +311,103 @@ static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m)
     return changed;
 }
 
+/* dst = src with every bit i moved to i + delta (bits past either end dropped). */
+static inline void FN(shift)(const uint64_t *src, int delta, uint64_t *dst)
+{
+    const int up = delta > 0, q = (up ? delta : -delta) >> 6, r = (up ? delta : -delta) & 63;
+    for (int i = 0; i < W; i++) {
+        uint64_t v = 0;
+        if (up) {
+            if (i - q >= 0) {
+                v = src[i - q] << r;
+                if (r && i - q - 1 >= 0)
+                    v |= src[i - q - 1] >> (64 - r);
+            }
+        } else if (i + q < W) {
+            v = src[i + q] >> r;
+            if (r && i + q + 1 < W)
+                v |= src[i + q + 1] << (64 - r);
+        }
+        dst[i] = v;
+    }
+}
+
+/* A failure at ``cells`` under shifts: they and their partners in every shift weigh
+ * one more in branching, as a failing pair's two cells do. */
+static void FN(weigh_shifted)(const Layout *lay, const uint64_t *cells, uint32_t *weight)
+{
+    FN(weigh)(cells, weight);
+    for (int g = 0; g < lay->nshift; g++) {
+        const uint64_t *from = lay->shift_bits + (size_t)g * 2 * W, *to = from + W;
+        uint64_t mine[W], out[W];
+        for (int k = 0; k < W; k++)
+            mine[k] = cells[k] & from[k];
+        FN(shift)(mine, lay->shift_delta[g], out);
+        FN(weigh)(out, weight);
+        for (int k = 0; k < W; k++)
+            mine[k] = cells[k] & to[k];
+        FN(shift)(mine, -lay->shift_delta[g], out);
+        FN(weigh)(out, weight);
+    }
+}
+
+/*
+ * Relations over pairs one offset apart (a, a + delta), all pairs of a shift at once:
+ * per value e, the first cells with no value the table allows beside e there are
+ * shifted onto their partners, which lose e; and the same backwards. Arc consistency
+ * on every pair, as the relation kernel gives one pair, in a few word operations per
+ * value. A placed partner losing its value is a contradiction (a full grid keeps every
+ * relation). Returns -1 on a contradiction, 1 on a change, else 0.
+ */
+static int FN(shifts)(const Layout *lay, STATE *s, uint32_t *weight)
+{
+    const int n = lay->n;
+    uint64_t have[D][W];
+    for (int d = 0; d < n; d++)
+        for (int k = 0; k < W; k++)
+            have[d][k] = s->cand[d][k] | s->placed[d][k];
+    int changed = 0;
+    for (int g = 0; g < lay->nshift; g++) {
+        const uint64_t *cells[2] = {lay->shift_bits + (size_t)g * 2 * W,
+                                    lay->shift_bits + (size_t)g * 2 * W + W};
+        const int delta = lay->shift_delta[g];
+        const uint32_t *fwd = lay->pmask + lay->shift_table[g], *back = fwd + n;
+        for (int way = 0; way < 2; way++) { /* 0: a to a + delta; 1: back */
+            const uint64_t *from = cells[way], *to = cells[1 - way];
+            const uint32_t *support = way ? fwd : back; /* the values beside e at from */
+            for (int e = 0; e < n; e++) {
+                uint64_t any = 0;
+                for (int k = 0; k < W; k++)
+                    any |= have[e][k] & to[k];
+                if (!any)
+                    continue;
+                uint64_t none[W], out[W];
+                for (int k = 0; k < W; k++)
+                    none[k] = from[k];
+                for (uint32_t x = support[e]; x; x &= x - 1)
+                    for (int k = 0; k < W; k++)
+                        none[k] &= ~have[__builtin_ctz(x)][k];
+                FN(shift)(none, way ? -delta : delta, out);
+                for (int k = 0; k < W; k++) {
+                    const uint64_t hit = out[k] & have[e][k];
+                    if (hit & s->placed[e][k]) {
+                        uint64_t at[W] = {0};
+                        at[k] = hit & s->placed[e][k];
+                        FN(weigh_shifted)(lay, at, weight);
+                        return -1;
+                    }
+                    if (hit) {
+                        s->cand[e][k] &= ~hit;
+                        have[e][k] &= ~hit;
+                        changed = 1;
+                    }
+                }
+            }
+        }
+    }
+    return changed;
+}
+
 /*
  * Singles, locked candidates, triads and the propagators beyond the units to a
  * fixpoint. ``base`` is the state this one was copied from (its propagators were at
@@ -348,8 +445,15 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
             single[k] = one[k] & ~two[k];
             any_single |= single[k];
         }
-        if (dead)
+        if (dead) {
+            if (lay->nshift) { /* no propagator to blame: the emptied cells weigh more */
+                uint64_t gone[W];
+                for (int k = 0; k < W; k++)
+                    gone[k] = s->open[k] & ~one[k];
+                FN(weigh_shifted)(lay, gone, f->weight);
+            }
             return 0;
+        }
         if (any_single) {
             for (int k = 0; k < W; k++) {
                 uint64_t m = single[k];
@@ -366,6 +470,13 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                 }
             }
             continue;
+        }
+        if (lay->nshift) { /* before "solved": a full grid must keep every relation */
+            int step = FN(shifts)(lay, s, f->weight);
+            if (step < 0)
+                return 0;
+            if (step > 0)
+                continue;
         }
         if (lay->ncages) { /* before "solved": a full cage must still make its sum */
             int step = FN(cages)(lay, s, f->weight);
@@ -650,7 +761,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             for (int d = 0; d < n; d++)
                 if (!(allowed[i] >> d & 1))
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
-    if (lay->ntop || lay->ncages)
+    if (lay->ntop || lay->ncages || lay->nshift)
         memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
     out->count = 0;
     out->nodes = out->guesses = 0;
@@ -685,7 +796,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             depth--; /* this state is spent: go on with its parent's next digit */
         } else {
-            int c = lay->ntop || lay->ncages ? FN(choose_weighted)(lay, cur, frames)
+            int c = lay->ntop || lay->ncages || lay->nshift ? FN(choose_weighted)(lay, cur, frames)
                                              : FN(choose)(lay, cur, pairs);
             uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
             for (int d = 0; d < n; d++)

@@ -211,9 +211,44 @@ def _relations(
         if shared:
             differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
             if differ != _only_differ(n):  # else the units already say all it says
-                out.append(("relation", shared, differ))
+                out += _shifted(shared, differ, n)
         if apart:
-            out.append(("relation", apart, r.allowed))
+            out += _shifted(apart, r.allowed, n)
+    return out
+
+
+#: The fewest pairs one offset apart that go in as a shift rather than a propagator
+#: each: a shift costs a few word operations per value at every step of the fixpoint,
+#: a propagator only when one of its cells changes.
+SHIFT_PAIRS = 40
+
+
+def _shifted(
+    pairs: list[tuple[int, int]], allowed: tuple[int, ...], n: int
+) -> list[tuple[object, ...]]:
+    """A relation's pairs as the layout reads them: runs of one offset as shifts.
+
+    Pairs (a, b) whose b lies the same rows and columns from a (a non-consecutive
+    grid's right-hand and lower neighbours, a knight's move one way) are one
+    ``("shift", b - a, cells a, table)``, propagated over all its pairs at once by a
+    few word operations per value (``FN(shifts)`` in ``_native_core.h``); the rest are
+    ``("relation", pairs, table)``, a propagator per pair.
+    """
+    runs: dict[tuple[int, int], list[int]] = {}
+    rest: list[tuple[int, int]] = []
+    for a, b in pairs:
+        if a == b:
+            rest.append((a, b))
+        else:
+            runs.setdefault((b // n - a // n, b % n - a % n), []).append(a)
+    out: list[tuple[object, ...]] = []
+    for (dr, dc), cells in runs.items():
+        if len(cells) >= SHIFT_PAIRS:
+            out.append(("shift", dr * n + dc, tuple(cells), allowed))
+        else:
+            rest += [(a, a + dr * n + dc) for a in cells]
+    if rest:
+        out.append(("relation", rest, allowed))
     return out
 
 
