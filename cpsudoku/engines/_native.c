@@ -1316,6 +1316,11 @@ done:
  * the units do not look through relations. */
 #define SEES_BYTES ((size_t)4 << 20)
 
+/* The most values a relation may rule out beside a digit for the units to look
+ * through it (clones rule out all but one: measured, looking cost more than it
+ * found). */
+#define SEES_VALUES 2
+
 /*
  * The sees table of the top-level pair relations (none: left NULL). A digit d must
  * go in one of a unit's places for it; a cell q that every place rules out e at (c
@@ -1333,7 +1338,10 @@ static void sees_pair(Layout *lay, int a, int b, const uint32_t *fwd)
         /* a holding d rules out at b the values fwd does not allow; b, back */
         const int cell[2] = {a, b}, other[2] = {b, a};
         const uint32_t same = peers ? (uint32_t)1 << d : 0;
-        const uint32_t out[2] = {~fwd[d] & full & ~same, ~back[d] & full & ~same};
+        uint32_t out[2] = {~fwd[d] & full & ~same, ~back[d] & full & ~same};
+        for (int w = 0; w < 2; w++) /* a few values ruled out: beyond that it costs more */
+            if (__builtin_popcount(out[w]) > SEES_VALUES)
+                out[w] = 0;
         for (int w = 0; w < 2; w++) {
             lay->sees_e[(size_t)cell[w] * n + d] |= out[w];
             for (uint32_t es = out[w]; es; es &= es - 1) {
@@ -1351,10 +1359,43 @@ static int build_sees(Layout *lay)
     int any = lay->nshift > 0;
     for (int j = 0; j < lay->ntop && !any; j++)
         any = lay->props[lay->top[j]].kind == K_RELATION;
-    lay->sees_on = any || lay->nunits > lay->full_units || lay->dpeers;
+    /* units of fewer than n cells besides the cages (pairs of a relation that only
+     * says "differ"): the locked candidates already take a cage meeting a unit */
+    int small_cages = 0;
+    for (int c = 0; c < lay->ncages; c++) {
+        int size = 0;
+        for (int k = 0; k < words; k++)
+            size += __builtin_popcountll(lay->cage_cells[(size_t)c * words + k]);
+        small_cages += size < n;
+    }
+    lay->sees_on = lay->nunits - lay->full_units > small_cages || lay->dpeers;
+    /* A table only for relations that rule out a few values beside some digit, over at
+     * least as many pairs as cells (a whole grid's neighbours, not a few lines: on
+     * modular and entropic lines, 40 to 70 pairs, looking cost a fifth more than it
+     * saved). */
+    size_t worth = 0;
+    for (int j = 0; j < lay->ntop + lay->nshift; j++) {
+        const int top = j < lay->ntop;
+        if (top && lay->props[lay->top[j]].kind != K_RELATION)
+            continue;
+        const uint32_t *fwd = top ? lay->pmask + lay->props[lay->top[j]].a
+                                  : lay->pmask + lay->shift_table[j - lay->ntop];
+        int few = 0;
+        for (int d = 0; d < 2 * n && !few; d++) {
+            const int out = n - __builtin_popcount(fwd[d]);
+            few = out > 0 && out <= SEES_VALUES + 1; /* + 1: d itself, for peers */
+        }
+        if (few && top)
+            worth++;
+        if (few && !top)
+            for (int k = 0; k < words; k++)
+                worth += (size_t)__builtin_popcountll(
+                    lay->shift_bits[(size_t)(j - lay->ntop) * 2 * words + k]);
+    }
     const size_t rows = (size_t)lay->cells * n * n;
-    if (!any || rows * words * sizeof(uint64_t) > SEES_BYTES)
+    if (!any || worth < (size_t)lay->cells || rows * words * sizeof(uint64_t) > SEES_BYTES)
         return 0;
+    lay->sees_on = 1;
     lay->sees = PyMem_Calloc(rows * words, sizeof(uint64_t));
     lay->sees_e = PyMem_Calloc((size_t)lay->cells * n, sizeof(uint32_t));
     if (!lay->sees || !lay->sees_e)
