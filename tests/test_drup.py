@@ -174,6 +174,15 @@ def test_a_certificate_says_which_checker_took_its_proof(tmp_path: Path) -> None
     assert any("cpsudoku's compiled checker" in p for p in compiled.passed) or any(
         "(native checker)" in p for p in compiled.passed
     )
+    # A proof text only dratify's parser reads (a literal written "+5") is still
+    # checked by the compiled checker, through dratify.
+    clauses, proof, _ = _certificate(tmp_path, "killer")
+    lemma = next(s for s in proof.splitlines() if s and s[0] not in "dc-0")
+    plus = proof.replace(lemma, "+" + lemma, 1)
+    assert _from_text(_cnf(clauses), plus) is None
+    ok, reason, _ = check_proof(clauses, plus)
+    assert ok
+    assert "checker)" in reason
     python = check_certificate(folder, checker="python")
     assert python.ok
     assert not any("checker)" in p for p in python.passed)

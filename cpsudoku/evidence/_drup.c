@@ -882,12 +882,14 @@ static PyObject *py_check_text(PyObject *self, PyObject *args)
     int check_rat, apply_deletions;
     if (!PyArg_ParseTuple(args, "LOUpp", &nvars, &clauses, &text, &check_rat, &apply_deletions))
         return NULL;
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+    if (!PyUnicode_IS_ASCII(text)) /* characters and bytes would count apart */
+        Py_RETURN_NONE;
     Py_ssize_t len;
     const char *s = PyUnicode_AsUTF8AndSize(text, &len);
     if (!s)
         return NULL;
-    if (!PyUnicode_IS_ASCII(text)) /* characters and bytes would count apart */
-        Py_RETURN_NONE;
     Steps steps = {0};
     int parsed = parse_text(s, len, nvars + (long long)len, &steps);
     if (parsed <= 0) {

@@ -87,19 +87,19 @@ def check_proof(
         raw = None if ours is None else _check_text(ours, cnf, proof)
         if raw is not None:
             ok, reason, failed_step, failed = raw
+            native = ours
         else:
             result = dratify.check_proof(
                 cnf, proof, engine="auto" if checker == "auto" else "python"
             )
             ok, reason = result.ok, result.reason
             failed_step, failed = result.failed_step, result.failed_clause
+            native = dratify.native_implementation() if checker == "auto" else None
     except ValueError as exc:  # malformed proof text
         return False, f"the proof is malformed: {exc}", False
     finally:
         if ours is not None:  # registered for this call only
             dratify.register_native(None)
-    native = dratify.native_implementation() if checker == "auto" else None
-    native = ours if raw is not None else native
     if native is not None:
         reason += " (cpsudoku's compiled checker)" if native is ours else " (native checker)"
     if not ok and failed is not None:
