@@ -64,24 +64,34 @@ def test_each_primitive_counts_as_brute_force(engine, kind: str) -> None:  # typ
         prims = (_primitive(rng, kind),)
         if trial % 3 == 2:  # with a primitive of another kind beside it
             prims += (_primitive(rng, rng.choice(KINDS)),)
-        rules = Rules.classic(2, 2).with_constraints(Raw(prims))
-        grid = GRIDS_4X4[rng.randrange(288)]
-        givens = tuple(v if trial % 2 and rng.random() < 0.3 else 0 for v in grid)
-        keeping = {
-            g
-            for g in GRIDS_4X4
-            if all(p.holds(g) for p in prims)
-            and all(not v or v == w for v, w in zip(givens, g, strict=True))
-        }
-        found = engine.count(Puzzle(rules, givens), limit=LIMIT)
-        assert found.count == len(keeping), (prims, givens)
-        assert found.complete
-        solved = engine.solve(Puzzle(rules, givens), unique=False)
-        if keeping:
-            assert solved.solution is not None
-            assert tuple(solved.solution.cells) in keeping, (prims, givens)
-        else:
-            assert solved.solution is None
+        _counts_as_brute_force(engine, prims, _givens(rng, trial))
+
+
+def _givens(rng: random.Random, trial: int) -> tuple[int, ...]:
+    """Givens from a random grid on odd trials (about a third of its cells), else none."""
+    grid = GRIDS_4X4[rng.randrange(288)]
+    return tuple(v if trial % 2 and rng.random() < 0.3 else 0 for v in grid)
+
+
+def _counts_as_brute_force(engine, prims: tuple, givens: tuple[int, ...]) -> None:  # type: ignore[no-untyped-def]
+    """The engine counts the 4x4 grids keeping ``prims`` and ``givens`` as brute force
+    over the 288 grids does, and a solution it gives is one of them."""
+    rules = Rules.classic(2, 2).with_constraints(Raw(prims))
+    keeping = {
+        g
+        for g in GRIDS_4X4
+        if all(p.holds(g) for p in prims)
+        and all(not v or v == w for v, w in zip(givens, g, strict=True))
+    }
+    found = engine.count(Puzzle(rules, givens), limit=LIMIT)
+    assert found.count == len(keeping), (prims, givens)
+    assert found.complete
+    solved = engine.solve(Puzzle(rules, givens), unique=False)
+    if keeping:
+        assert solved.solution is not None
+        assert tuple(solved.solution.cells) in keeping, (prims, givens)
+    else:
+        assert solved.solution is None
 
 
 def _sample(path: Path, k: int = 4) -> list[dict[str, object]]:
@@ -257,23 +267,9 @@ def test_relations_one_offset_apart_as_shifts_count_as_brute_force(engine, monke
                 )
                 allowed = (0, *(rng.randrange(1, 16) for _ in range(4)))
                 prims.append(Relation(pairs, allowed))
-            rules = Rules.classic(2, 2).with_constraints(Raw(tuple(prims)))
-            kinds = {s[0] for s in native._relations(prims, list(rules.unit_cells), 4)}
-            shifted += "shift" in kinds
-            grid = GRIDS_4X4[rng.randrange(288)]
-            givens = tuple(v if trial % 2 and rng.random() < 0.3 else 0 for v in grid)
-            keeping = {
-                g
-                for g in GRIDS_4X4
-                if all(p.holds(g) for p in prims)
-                and all(not v or v == w for v, w in zip(givens, g, strict=True))
-            }
-            found = engine.count(Puzzle(rules, givens), limit=LIMIT)
-            assert found.count == len(keeping), (prims, givens)
-            solved = engine.solve(Puzzle(rules, givens), unique=False)
-            assert (solved.solution is None) == (not keeping)
-            if keeping:
-                assert tuple(solved.solution.cells) in keeping
+            units = list(Rules.classic(2, 2).unit_cells)
+            shifted += any(s[0] == "shift" for s in native._relations(prims, units, 4))
+            _counts_as_brute_force(engine, tuple(prims), _givens(rng, trial))
     finally:
         native.layout.cache_clear()
     assert shifted >= 60  # a table a unit's pairs keep anyway adds nothing to shift
