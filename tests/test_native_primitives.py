@@ -221,6 +221,9 @@ def test_a_relation_that_only_keeps_digits_from_themselves_is_digit_peers(engine
     rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": [{"kind": "self-taxicab"}]})
     masks = [native._same_digits(p) for p in rules.primitives]  # type: ignore[arg-type]
     assert masks == [1 << d for d in range(9)]  # distance d + 1: digit d + 1 only
+    ones = (0, 0b1110, 0b1111, 0b1111, 0b1111)  # only 1 beside 1 is forbidden
+    assert native._same_digits(Relation(((0, 5), (1, 6)), ones)) == 1
+    assert native._same_digits(Relation(((0, 0), (1, 6)), ones)) == 0  # a cell beside itself
     four = Rules.from_spec({"size": 4, "box": "2x2", "constraints": [{"kind": "self-taxicab"}]})
     keep = [g for g in GRIDS_4X4 if all(c.possible(g, 4) for c in four.constraints)]
     rng = random.Random(5)

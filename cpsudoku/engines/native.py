@@ -183,6 +183,8 @@ def _same_digits(r: Relation) -> int:
     clears as it clears its unit peers, instead of a propagator per pair woken by every
     change of its cells.
     """
+    if any(i == j for i, j in r.pairs):  # a cell beside itself: a propagator reads it
+        return 0
     digits = 0
     for a, b in r.forbidden():
         if a != b:
