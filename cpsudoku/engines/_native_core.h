@@ -446,7 +446,7 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
             any_single |= single[k];
         }
         if (dead) {
-            if (lay->nshift) { /* no propagator to blame: the emptied cells weigh more */
+            if (lay->nshift || lay->dpeers) { /* no propagator to blame: weigh the emptied */
                 uint64_t gone[W];
                 for (int k = 0; k < W; k++)
                     gone[k] = s->open[k] & ~one[k];
@@ -761,7 +761,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             for (int d = 0; d < n; d++)
                 if (!(allowed[i] >> d & 1))
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
-    if (lay->ntop || lay->ncages || lay->nshift)
+    if (lay->ntop || lay->ncages || lay->nshift || lay->dpeers)
         memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
     out->count = 0;
     out->nodes = out->guesses = 0;
@@ -796,8 +796,9 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             depth--; /* this state is spent: go on with its parent's next digit */
         } else {
-            int c = lay->ntop || lay->ncages || lay->nshift ? FN(choose_weighted)(lay, cur, frames)
-                                             : FN(choose)(lay, cur, pairs);
+            int c = lay->ntop || lay->ncages || lay->nshift || lay->dpeers
+                        ? FN(choose_weighted)(lay, cur, frames)
+                        : FN(choose)(lay, cur, pairs);
             uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
             for (int d = 0; d < n; d++)
                 if (cur->cand[d][c >> 6] & bit)
