@@ -1356,9 +1356,6 @@ static void sees_pair(Layout *lay, int a, int b, const uint32_t *fwd)
 static int build_sees(Layout *lay)
 {
     const int n = lay->n, words = lay->words;
-    int any = lay->nshift > 0;
-    for (int j = 0; j < lay->ntop && !any; j++)
-        any = lay->props[lay->top[j]].kind == K_RELATION;
     /* units of fewer than n cells besides the cages (pairs of a relation that only
      * says "differ"): the locked candidates already take a cage meeting a unit */
     int small_cages = 0;
@@ -1393,7 +1390,7 @@ static int build_sees(Layout *lay)
                     lay->shift_bits[(size_t)(j - lay->ntop) * 2 * words + k]);
     }
     const size_t rows = (size_t)lay->cells * n * n;
-    if (!any || worth < (size_t)lay->cells || rows * words * sizeof(uint64_t) > SEES_BYTES)
+    if (worth < (size_t)lay->cells || rows * words * sizeof(uint64_t) > SEES_BYTES)
         return 0;
     lay->sees_on = 1;
     lay->sees = PyMem_Calloc(rows * words, sizeof(uint64_t));

@@ -244,14 +244,21 @@ static int ensure_scratch(Checker *c, size_t need)
     return reserve((void **)&c->scratch, &c->scap, need, 3 * sizeof(int), 64);
 }
 
-/* Store a clause in the given literal order (the first two watched): its handle. */
-static int insert(Checker *c, const int *lits, int size)
+/* Room in the per-literal arrays for every literal of lits, and scratch for size + 1
+ * of them: 0, or -1 when memory runs out. */
+static int make_room(Checker *c, const int *lits, int size)
 {
     int top = 0;
     for (int i = 0; i < size; i++)
         if (lits[i] + 2 > top)
             top = lits[i] + 2;
-    if (grow(c, top) < 0 || ensure_scratch(c, (size_t)size + 1) < 0)
+    return grow(c, top) < 0 || ensure_scratch(c, (size_t)size + 1) < 0 ? -1 : 0;
+}
+
+/* Store a clause in the given literal order (the first two watched): its handle. */
+static int insert(Checker *c, const int *lits, int size)
+{
+    if (make_room(c, lits, size) < 0)
         return -1;
     if (reserve((void **)&c->clauses, &c->capclauses, c->nclauses + 1, sizeof(Clause), 1024) < 0 ||
         reserve((void **)&c->lits, &c->capl, c->nl + (size_t)size + 1, sizeof(int), 4096) < 0 ||
@@ -626,8 +633,10 @@ static int load_formula(Checker *c, PyObject *clauses, int **buf, size_t *cap)
     Py_DECREF(cs);
     if (!c->root_conflict) {
         int r = propagate_root(c);
-        if (r < 0)
-            return PyErr_NoMemory(), -1;
+        if (r < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
         c->root_conflict = r;
     }
     return 0;
@@ -642,11 +651,7 @@ nomem:
 static int check_step(Checker *c, int deletion, int *buf, int n, int check_rat,
                       int apply_deletions, const char **reason, int *ok)
 {
-    int top = 0;
-    for (int k = 0; k < n; k++)
-        if (buf[k] + 2 > top)
-            top = buf[k] + 2;
-    if (grow(c, top) < 0 || ensure_scratch(c, (size_t)n + 1) < 0)
+    if (make_room(c, buf, n) < 0)
         return -1;
     int size = dedup(c, buf, n);
     c->steps++;
