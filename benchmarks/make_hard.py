@@ -277,7 +277,7 @@ FAST = {
 NATIVE = {
     "tarek-06", "tarek-10", "tarek-22", "hs-killer-1", "hs-killer-3",
     "triple-digits", "3-digit-pill-arrow", "x-sum-little-killer",
-    "little-killer-snipe-12", "sandwich-partial-slow",
+    "little-killer-snipe-12", "sandwich-partial-slow", "zero-little-killer",
 }  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 from conftest import GRIDS_4X4
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cpsudoku.encode.sum_clauses import fold_units
@@ -386,3 +386,88 @@ def test_published_long_sums_are_unique_with_their_solution(pid: str, spec: str)
     assert result.status.value == "unique", (pid, spec, result.status)
     assert result.solution is not None
     assert result.solution.line() == row["solution"]
+
+
+def _diagonals(n: int) -> list[tuple[int, ...]]:
+    """Every diagonal of the grid, both ways, as cell lists."""
+    out = []
+    for start in range(-(n - 1), n):
+        down = tuple(r * n + r + start for r in range(n) if 0 <= r + start < n)
+        up = tuple(r * n + (n - 1 - r) - start for r in range(n) if 0 <= n - 1 - r - start < n)
+        out += [down, up]
+    return out
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sums_of_parallel_little_killers_hold_and_keep_every_count(seed: int) -> None:
+    """The merged sums of little killers hold in the grid they came from, and the
+    compiled engine (which searches with them) counts as ``sat`` (which does not).
+
+    Three or four parallel diagonals side by side, on a random grid whose digits are
+    renamed so that the diagonals' digits are the grid's largest (or smallest): a
+    setter's extreme sums, the ones merging tightens.
+    """
+    if not native_built():
+        pytest.skip("the compiled engine was not built")
+    from collections import Counter
+
+    from cpsudoku.generate.grids import random_grid
+    from cpsudoku.model.constraints import LittleKiller
+    from cpsudoku.model.implied import combined_sums
+
+    rng = random.Random(seed)
+    rules = Rules.for_size(9)
+    diagonals = _diagonals(9)
+    way, first = rng.randint(0, 1), rng.randint(-4, 1)
+    family = [diagonals[2 * (s + 8) + way] for s in range(first, first + rng.randint(3, 4))]
+    grid = random_grid(rules, rng).cells
+    often = Counter(grid[i] for d in family for i in d)
+    order = sorted(range(1, 10), key=lambda v: often[v])
+    up = rng.random() < 0.5
+    renamed = {v: k + 1 if up else 9 - k for k, v in enumerate(order)}
+    grid = tuple(renamed[v] for v in grid)
+    made = rules.with_constraints(*(LittleKiller(d, sum(grid[i] for i in d)) for d in family))
+    merged = combined_sums(made)
+    assume(merged)
+    for s in merged:
+        assert sum(grid[i] for i in s.cells) == s.total
+        parts = [d for d in family if set(d) <= set(s.cells)]
+        assert len(parts) >= 2
+        assert sum(map(len, parts)) == len(s.cells)
+    cells = [0] * 81
+    for i in rng.sample(range(81), rng.randint(10, 20)):
+        cells[i] = grid[i]
+    puzzle = Puzzle(made, tuple(cells))
+    with create_backend("sat") as engine:
+        expected = engine.count(puzzle, limit=2).count
+    assert expected >= 1
+    assert create_backend("native").count(puzzle, limit=2, time_limit=60).count == expected
+
+
+def test_the_parallel_little_killers_of_the_hard_set_merge_by_family() -> None:
+    """Eight little killers of 49 that cannot all hold: each family of parallel
+    diagonals adds up to 196, and the compiled engine refutes the grid with those."""
+    import json
+
+    from conftest import ROOT
+
+    from cpsudoku import parse
+    from cpsudoku.model.implied import combined_sums
+
+    path = ROOT / "benchmarks" / "data" / "variants" / "hard.jsonl"
+    row = next(
+        json.loads(line) for line in path.read_text().splitlines() if '"zero-little-killer"' in line
+    )
+    puzzle = parse(json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]}))
+    diagonals = [set(c.cells) for c in puzzle.rules.constraints]
+    merged = combined_sums(puzzle.rules)
+    assert sorted(s.total for s in merged) == [196, 196]
+    for s in merged:
+        parts = [d for d in diagonals if d <= set(s.cells)]
+        assert len(parts) == 4
+        assert set().union(*parts) == set(s.cells)
+    if native_built():
+        result = create_backend("native").count(puzzle, limit=2, time_limit=60)
+        assert result.count == 0
+        assert not result.timed_out

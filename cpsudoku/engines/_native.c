@@ -862,13 +862,16 @@ static int check_size(int ok, const char *message)
 /*
  * A sum's terms in groups: terms of one weight whose cells all see each other (share a
  * unit), so they hold different digits; the kernel bounds each group by its least and
- * greatest distinct digits (sum_groups in _native_props.h). Greedy, in the terms'
- * order: each term joins the first group it fits. No group of two or more: p->g = 0.
+ * greatest distinct digits (sum_groups in _native_props.h). Greedy by units: the unit
+ * holding the most ungrouped terms of one weight makes a group, and again while a unit
+ * holds two; a term left then joins the first group all of whose cells it sees. In the
+ * terms' order instead, a diagonal's cells in one row could take a box's group apart
+ * (a sum over several diagonals: docs/design.md). No group of two or more: p->g = 0.
  */
 static int sum_groups_read(Builder *bd, int id, const long long *w)
 {
     Layout *lay = bd->lay;
-    const int nc = lay->props[id].nc;
+    const int nc = lay->props[id].nc, words = lay->words;
     const size_t idx = lay->props[id].idx;
     lay->props[id].g = 0;
     if (nc > SUM_GROUP_CELLS) /* grouping is quadratic in the terms */
@@ -878,16 +881,51 @@ static int sum_groups_read(Builder *bd, int id, const long long *w)
         return -1;
     }
     int *group = lay->pint + lay->npint, ng = 0, joined = 0;
+    int cell[SUM_GROUP_CELLS], weight[SUM_GROUP_CELLS], count[SUM_GROUP_CELLS];
     for (int k = 0; k < nc; k++) {
-        const int cell = bd->frame[lay->pint[idx + k]];
-        const uint64_t *seen = lay->peers + (size_t)cell * lay->words;
+        cell[k] = bd->frame[lay->pint[idx + k]];
         group[k] = -1;
+        weight[k] = k; /* the first term of its weight */
+        for (int j = 0; j < k; j++)
+            if (w[j] == w[k]) {
+                weight[k] = j;
+                break;
+            }
+    }
+    for (;;) {
+        int best = 1, best_unit = -1, best_weight = -1;
+        for (int u = 0; u < lay->nunits; u++) {
+            const uint64_t *bits = lay->unit_bits + (size_t)u * words;
+            memset(count, 0, (size_t)nc * sizeof(int));
+            for (int k = 0; k < nc; k++)
+                if (group[k] < 0 && ((bits[cell[k] >> 6] >> (cell[k] & 63)) & 1) &&
+                    ++count[weight[k]] > best) {
+                    best = count[weight[k]];
+                    best_unit = u;
+                    best_weight = weight[k];
+                }
+        }
+        if (best_unit < 0)
+            break;
+        const uint64_t *bits = lay->unit_bits + (size_t)best_unit * words;
+        for (int k = 0, size = 0; k < nc && size < lay->n; k++)
+            if (group[k] < 0 && weight[k] == best_weight &&
+                ((bits[cell[k] >> 6] >> (cell[k] & 63)) & 1)) {
+                group[k] = ng;
+                size++;
+            }
+        ng++;
+        joined = 1;
+    }
+    for (int k = 0; k < nc; k++) {
+        if (group[k] >= 0)
+            continue;
+        const uint64_t *seen = lay->peers + (size_t)cell[k] * words;
         for (int g = 0; g < ng && group[k] < 0; g++) {
             int fits = 1, size = 0;
-            for (int j = 0; j < k && fits; j++)
+            for (int j = 0; j < nc && fits; j++)
                 if (group[j] == g) {
-                    const int other = bd->frame[lay->pint[idx + j]];
-                    fits = w[j] == w[k] && ((seen[other >> 6] >> (other & 63)) & 1);
+                    fits = weight[j] == weight[k] && ((seen[cell[j] >> 6] >> (cell[j] & 63)) & 1);
                     size++;
                 }
             if (fits && size < lay->n) {

@@ -40,7 +40,7 @@ import cpsudoku.engines._native as _native
 from cpsudoku.encode.sum_clauses import folded
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.constraints import Cage
-from cpsudoku.model.implied import implied_cages, implied_sums
+from cpsudoku.model.implied import combined_sums, implied_cages, implied_sums
 from cpsudoku.model.primitives import (
     PRIMITIVES,
     Allowed,
@@ -93,7 +93,12 @@ def layout(rules: Rules, band: bool = True) -> _native.Layout:
     9x9 band solver (``_native_band.h``) unless ``band`` is False, which keeps them on
     the generic search: the tests compare the two, the benchmark measures both.
     """
-    return _layout(rules, (), band)
+    return _layout(rules, (), band, _combined(rules))
+
+
+def _combined(rules: Rules) -> tuple[Primitive, ...]:
+    """The sums of sums whose cells see each other (:func:`combined_sums`), compiled."""
+    return tuple(p for c in combined_sums(rules) for p in c.compile(rules.n))
 
 
 @lru_cache(maxsize=16)
@@ -104,7 +109,8 @@ def sums_layout(rules: Rules) -> _native.Layout:
     puzzle, many times an easy killer's whole search, so only a puzzle that passes
     :data:`ESCALATE_NODES` on its own layout gets them (docs/design.md).
     """
-    return _layout(rules, tuple(p for c in implied_sums(rules) for p in c.compile(rules.n)))
+    extra = tuple(p for c in implied_sums(rules) for p in c.compile(rules.n))
+    return _layout(rules, extra, True, _combined(rules))
 
 
 def _summed_cages(rules: Rules) -> bool:
@@ -112,8 +118,13 @@ def _summed_cages(rules: Rules) -> bool:
     return any(type(c) is Cage and c.total is not None for c in rules.constraints)
 
 
-def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _native.Layout:
-    """The compiled layout of ``rules`` and the implied primitives ``extra``.
+def _layout(
+    rules: Rules,
+    extra: tuple[Primitive, ...],
+    band: bool = True,
+    grouped: tuple[Primitive, ...] = (),
+) -> _native.Layout:
+    """The compiled layout of ``rules`` and the implied primitives ``extra`` and ``grouped``.
 
     Its units as bit masks. The primitives that are units go in as units: different
     digits (:class:`Distinct`), digit sets (:class:`DigitSets`: a unit carrying its
@@ -135,8 +146,8 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
     relations: list[Relation] = []
     # Sums with whole units read as their totals (the rule of 45, fold_units): a pill's
     # shaft through whole rows becomes a sum of the few cells left.
-    implied_from = len(rules.primitives)
-    for at, p in enumerate(folded((*rules.primitives, *extra), units, n)):
+    implied_from = len(rules.primitives) + len(grouped)
+    for at, p in enumerate(folded((*rules.primitives, *grouped, *extra), units, n)):
         if isinstance(p, Allowed):
             continue  # the masks a search starts from
         if isinstance(p, Relation) and p.differ:
@@ -153,7 +164,8 @@ def _layout(rules: Rules, extra: tuple[Primitive, ...], band: bool = True) -> _n
                 units.append(p.cells)
         else:
             # The innies and outies (extra) span many units: bounding their groups of
-            # different digits cost more than it narrowed (docs/design.md).
+            # different digits cost more than it narrowed (docs/design.md); the sums of
+            # sums (grouped) are there for their groups.
             props.append(spec(p, grouped=at < implied_from))
     implied = [p for c in implied_cages(rules) for p in c.compile(n) if isinstance(p, DigitSets)]
     for p in implied:
