@@ -84,3 +84,29 @@ def test_the_command_line_says_which_engine_answered(capsys: pytest.CaptureFixtu
     assert (out["status"], out["backend"]) == ("unique", "native")
     assert main(["solve", HARDEST[1], "--json", "--backend", "sat:cadical153"]) == 0
     assert json.loads(capsys.readouterr().out)["backend"].startswith("sat")
+
+
+def test_the_budget_counts_the_propagators_work_as_nodes() -> None:
+    """A node through thirteen sandwich automata costs far more than one through units
+    alone; the budget counts that work, so the search stops after fewer nodes."""
+    from conftest import ROOT
+
+    from cpsudoku.engines import native
+
+    path = ROOT / "benchmarks" / "data" / "variants" / "hard.jsonl"
+    row = next(
+        json.loads(line) for line in path.read_text().splitlines() if '"sandwich-snipe-18"' in line
+    )
+    sandwiches = parse(json.dumps({"rules": row["rules"], "puzzle": row["puzzle"]}))
+    status, _, _, nodes, _ = native.layout(sandwiches.rules).solve(
+        bytes(sandwiches.cells), 2, -1.0, 10_000
+    )
+    assert status == native.BUDGET
+    assert nodes < 2_500  # each node cost over four nodes' worth of work
+    # With units alone, a node is a node.
+    hardest = parse(HARDEST[0])
+    status, _, _, nodes, _ = native.layout(hardest.rules, band=False).solve(
+        bytes(hardest.cells), 2, -1.0, 3
+    )
+    assert (status, nodes) == (native.BUDGET, 4)
+    assert default.native_budget(sandwiches.rules) > default.native_budget(hardest.rules)

@@ -395,7 +395,7 @@ static void band_search(const Layout *lay, const uint8_t *givens, const uint32_t
             const int d = __builtin_ctzll(digits);
             todo[depth] = digits & (digits - 1);
             /* the last digit left is forced, no guess */
-            const int stop = count_branch(out, lim, todo[depth] != 0);
+            const int stop = count_branch(out, lim, todo[depth] != 0, 0);
             if (stop) {
                 out->status = stop;
                 return;

@@ -177,6 +177,7 @@ static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
     const int n = lay->n, nf = p->nframe;
     const int *cells = lay->pint + p->frame;
     uint32_t *m = f->masks, *orig = m + nf;
+    f->work += p->cost;
     for (int k = 0; k < nf; k++) {
         const int c = cells[k], word = c >> 6, b = c & 63;
         uint32_t v = 0;
@@ -778,6 +779,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     int *cell_at = frames->cells;
     uint64_t *todo = frames->todo; /* the digits still to try at each depth */
     out->nodes = 1;
+    frames->work = 0;
     if ((out->status = check_limits(lim)) != ST_DONE)
         return; /* a time limit spent before the search began */
     if (!propagate(lay, s, pairs, frames, NULL)) {
@@ -820,7 +822,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             int d = __builtin_ctzll(digits);
             todo[depth] = digits & (digits - 1);
             /* the last digit left is forced, no guess */
-            const int stop = count_branch(out, lim, todo[depth] != 0);
+            const int stop = count_branch(out, lim, todo[depth] != 0, frames->work);
             if (stop) {
                 out->status = stop;
                 return;

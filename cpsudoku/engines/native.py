@@ -197,11 +197,19 @@ def _same_digits(r: Relation) -> int:
     """
     if any(i == j for i, j in r.pairs):  # a cell beside itself: a propagator reads it
         return 0
+    return _digits_apart(r.allowed)
+
+
+@lru_cache(maxsize=256)
+def _digits_apart(allowed: tuple[int, ...]) -> int:
+    """The digits a relation's table keeps from themselves, when that is all it forbids."""
+    every = (1 << (len(allowed) - 1)) - 1
     digits = 0
-    for a, b in r.forbidden():
-        if a != b:
+    for a in range(1, len(allowed)):
+        missing = every & ~allowed[a]
+        if missing & ~(1 << (a - 1)):
             return 0
-        digits |= 1 << (a - 1)
+        digits |= missing
     return digits
 
 
@@ -214,14 +222,11 @@ def _relations(
     table takes out more than on the relation's own: next to {2, 3}, a 2 or a 3 has no
     non-consecutive partner that differs from it.
     """
-    peers: dict[int, set[int]] = {}
-    for unit in units:
-        for i in unit:
-            peers.setdefault(i, set()).update(unit)
+    peers = _peer_masks(tuple(units), n * n)
     out: list[tuple[object, ...]] = []
     for r in relations:
-        shared = [(i, j) for i, j in r.pairs if i != j and j in peers.get(i, ())]
-        apart = [(i, j) for i, j in r.pairs if not (i != j and j in peers.get(i, ()))]
+        shared = [(i, j) for i, j in r.pairs if i != j and peers[i] >> j & 1]
+        apart = [(i, j) for i, j in r.pairs if i == j or not peers[i] >> j & 1]
         if shared:
             differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
             if differ != _only_differ(n):  # else the units already say all it says
@@ -229,6 +234,17 @@ def _relations(
         if apart:
             out += _shifted(apart, r.allowed, n)
     return out
+
+
+@lru_cache(maxsize=64)
+def _peer_masks(units: tuple[tuple[int, ...], ...], cells: int) -> tuple[int, ...]:
+    """Per cell, the cells sharing a unit with it (itself too), as a bit mask."""
+    peers = [0] * cells
+    for unit in units:
+        mask = sum(1 << i for i in unit)
+        for i in unit:
+            peers[i] |= mask
+    return tuple(peers)
 
 
 #: The fewest pairs one offset apart that go in as a shift rather than a propagator

@@ -241,11 +241,12 @@ def combined_sums(rules: Rules) -> tuple[ImpliedSum, ...]:
     million without (docs/design.md). Sums with every weight 1 (little killers) are
     merged two at a time, greedily, while the merged sum scores better (its groups
     tighter for its slack) than both of its parts, or than the two together, as the
-    Interactive Sudoku Solver's optimiser merges its sums; only sums disjoint and related (:data:`MERGE_SEEN` cells of the smaller seeing the
-    larger) are tried. The merged sums that were not rules are returned. Killer cages
-    are left out: their innies and outies (:func:`implied_sums`) say more, and merged
-    cages beside them cost more than they cut (killer-0-cage-hard of the hard set:
-    10,218 -> 12,219 nodes).
+    Interactive Sudoku Solver's optimiser merges its sums; only sums disjoint and
+    related (:data:`MERGE_SEEN` cells of the smaller seeing the larger) are tried. The
+    merged sums that were not rules are returned. Killer cages are left out: their
+    innies and outies (:func:`implied_sums`) say more, and merged cages beside them
+    cost more than they cut (killer-0-cage-hard of the hard set: 10,218 -> 12,219
+    nodes).
     """
     sums = [
         (c.cells, c.target)

@@ -88,6 +88,14 @@ class _Parity(CellValues):
         """The even (or odd) values of 1..n."""
         return sum(1 << (d - 1) for d in range(1, self.size + 1) if d % 2 == self.remainder)
 
+    def problem(self, values: Sequence[int], n: int) -> str | None:
+        """The first listed cell holding a value of the other parity (or none)."""
+        remainder = self.remainder
+        for i in self.cells:
+            if values[i] % 2 != remainder or not 1 <= values[i] <= n:
+                return f"{cell_name(i, n)} holds {values[i]}: {self.kind} says otherwise"
+        return None
+
     def spec(self) -> dict[str, Any]:
         """``{"kind": ..., "cells": [...]}``."""
         return {"kind": self.kind, "cells": list(self.cells)}
