@@ -344,6 +344,38 @@ def test_implied_cages_are_the_innies_of_a_unit() -> None:
     assert implied_cages(bare) == ()
 
 
+def test_multi_sum_cages_imply_cages_of_the_sums_they_leave() -> None:
+    # Row 1 of a 4x4 (10): {r1c1, r1c2} adds up to 3 or 7, {r1c3} to 1 or 2: r1c4
+    # holds 10 less one of 4, 5, 8, 9: 6, 5, 2 or 1, of which 1 and 2 are digits.
+    spec = {
+        "size": 4,
+        "box": "2x2",
+        "constraints": [
+            {"kind": "cage", "cells": ["r1c1", "r1c2"], "sums": [3, 7]},
+            {"kind": "cage", "cells": ["r1c3"], "sums": [1, 2]},
+        ],
+    }
+    (innie,) = [c for c in implied_cages(Rules.from_spec(spec)) if c.cells == (3,)]
+    assert (innie.total, innie.sums) == (None, (1, 2))
+    # One sum left: a plain cage.
+    spec["constraints"][1] = {"kind": "cage", "cells": ["r1c3"], "sum": 4}
+    (innie,) = [c for c in implied_cages(Rules.from_spec(spec)) if c.cells == (3,)]
+    assert (innie.total, innie.sums) == (3, ())
+
+
+def test_the_implied_cages_of_multi_sum_cages_hold_in_every_solution() -> None:
+    path = DATA.parent.parent / "benchmarks" / "data" / "variants" / "multi-sum.jsonl"
+    found = 0
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        rules = Rules.from_spec(row["rules"])
+        solution = tuple(int(ch) for ch in row["solution"])
+        for cage in implied_cages(rules):
+            assert cage.problem(solution, 9) is None, cage
+            found += bool(cage.sums)
+    assert found >= 3
+
+
 def test_the_implied_sums_hold_in_every_published_solution() -> None:
     found = 0
     hard = DATA.parent.parent / "benchmarks" / "data" / "variants" / "hard.jsonl"

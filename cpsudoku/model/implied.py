@@ -37,13 +37,14 @@ def implied_cages(rules: Rules, most: int = MOST_CELLS) -> tuple[Cage, ...]:
 
     For every unit of n cells (rows, columns, boxes or jigsaw regions, extra regions
     of n cells), the killer cages with a sum lying wholly inside it leave the unit's
-    other cells, when there are 1 to ``most`` of them, with a known sum. A unit whose
+    other cells, when there are 1 to ``most`` of them, with a known sum (or, beside
+    multi-sum cages, one of the sums their sums leave: a multi-sum cage). A unit whose
     cages overlap is skipped (their sums would count a cell twice), and so is a
     leftover whose sum no set of different digits makes (the puzzle then has no
     solution, which the engines find by themselves). Renban lines have no sum and
     count as cells outside any cage.
     """
-    if not any(type(c) is Cage and c.total is not None for c in rules.constraints):
+    if not any(type(c) is Cage and c.targets for c in rules.constraints):
         return ()
     return _implied(rules, most)
 
@@ -53,15 +54,17 @@ def _implied(rules: Rules, most: int) -> tuple[Cage, ...]:
     n = rules.n
     units_of = rules.units_of
     unit_cells = rules.unit_cells
-    total = [0] * len(unit_cells)
+    # Per unit, the totals its cages can add up to: one, or with multi-sum cages each
+    # sum of one of every cage's sums (a set of at most n(n+1)/2 + 1 numbers).
+    totals: list[set[int]] = [{0} for _ in unit_cells]
     covered: list[list[int]] = [[] for _ in unit_cells]
     for cage in rules.constraints:
-        if type(cage) is not Cage or cage.total is None or not cage.cells:
+        if type(cage) is not Cage or not cage.targets or not cage.cells:
             continue
         # The units holding every cell of the cage.
         shared = set(units_of[cage.cells[0]]).intersection(*(units_of[i] for i in cage.cells))
         for k in shared:
-            total[k] += cage.total
+            totals[k] = {a + t for a in totals[k] for t in cage.targets}
             covered[k].extend(cage.cells)
     full = n * (n + 1) // 2
     found: list[Cage] = []
@@ -73,7 +76,11 @@ def _implied(rules: Rules, most: int) -> tuple[Cage, ...]:
         left = tuple(i for i in cells if i not in inside)
         if not 1 <= len(left) <= most or left in seen:
             continue
-        cage = Cage(left, full - total[k])
+        low, high = sum(range(1, len(left) + 1)), sum(range(n - len(left) + 1, n + 1))
+        sums = sorted(s for a in totals[k] if low <= (s := full - a) <= high)
+        if not sums:
+            continue
+        cage = Cage(left, sums[0]) if len(sums) == 1 else Cage(left, None, tuple(sums))
         if cage.combinations(n):
             seen.add(left)
             found.append(cage)
