@@ -88,6 +88,7 @@ def layered_clauses(
 
     for k in range(1, m + 1):
         cell = cells[k - 1]
+        ways: dict[Hashable, list[int]] = {}  # per state of layer k, the values into it
         for d in digits:
             x = cell * n + d
             into = []
@@ -97,6 +98,9 @@ def layered_clauses(
                     into.append(q)
                     if state[k]:  # (layer k-1 = q) and x -> layer k = u
                         out.append((*(-v for v in at(k - 1, q)), -x, *at(k, u)))
+                    way = ways.setdefault(u, [])
+                    if not way or way[-1] != d:
+                        way.append(d)
                 else:  # (layer k-1 = q) and x lead nowhere
                     out.append((*(-v for v in at(k - 1, q)), -x))
             # x has a way in: some state before it that it extends.
@@ -107,8 +111,7 @@ def layered_clauses(
         if state[k]:
             out.append(tuple(state[k].values()))  # each layer is in some state
             for u, var in state[k].items():  # a state has a way in
-                ways = [d for d in digits if any(step(k - 1, q, d) == u for q in back[k - 1])]
-                out.append((-var, *(cell * n + d for d in ways)))
+                out.append((-var, *(cell * n + d for d in ways.get(u, ()))))
     return top
 
 

@@ -325,13 +325,24 @@ def spec(p: Primitive, *, grouped: bool = True) -> tuple[object, ...]:
     if isinstance(p, Sum):
         return ("sum", p.cells, [w for _, w in p.terms], p.targets, grouped)
     if isinstance(p, Automaton):
-        moves = array("i", [t for row in p.transitions for t in row]).tobytes()
-        return ("automaton", p.cells, moves, len(p.transitions), sorted(p.accepting))
+        return ("automaton", p.cells, *_moves(p.transitions, p.accepting))
     if isinstance(p, Count):
         return ("count", p.cells, p.values, sorted(p.counts))
     if isinstance(p, Choice):
         return ("choice", [[spec(q) for q in branch] for branch in p.branches])
     raise TypeError(f"no compiled form for {type(p).__name__}")
+
+
+@lru_cache(maxsize=256)
+def _moves(
+    transitions: tuple[tuple[int, ...], ...], accepting: frozenset[int]
+) -> tuple[bytes, int, list[int]]:
+    """An automaton's transitions as int32 bytes, its states, its accepting states.
+
+    Worked out once for the lines that share a machine (a grid's sandwich lines).
+    """
+    moves = array("i", [t for row in transitions for t in row]).tobytes()
+    return moves, len(transitions), sorted(accepting)
 
 
 def beyond(p: Primitive) -> str | None:

@@ -167,12 +167,22 @@ class Sandwich(LineClue):
         return (_sandwich(self.cells, n, self.total),)
 
 
-@lru_cache(maxsize=1024)
 def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
-    """The sandwich automaton of a line (shared by every line of that side and clue).
+    """The sandwich automaton of a line: :func:`_sandwich_machine` on its cells."""
+    machine = _sandwich_machine(n, len(cells), total)
+    return Automaton(cells, machine.transitions, machine.accepting)
 
-    States: ``("before",)``; ``("between", s, closer)``, the digits since the first
-    end adding up to ``s`` and ``closer`` the end still to come; ``("after",)``.
+
+@lru_cache(maxsize=256)
+def _sandwich_machine(n: int, length: int, total: int) -> Automaton:
+    """The sandwich automaton of a line of ``length`` cells (shared by every such line).
+
+    States: ``("before",)``; ``("between", used, closer)``, the digits since the
+    first end (``used``, a bit mask: they differ, as the line's do) and ``closer``
+    the end still to come; ``("after",)``. Tracking the digits, not only their sum,
+    keeps the automaton from filling the gap with repeats (eight 2s between for a
+    16): the cells between are as many as some set of different digits making the
+    sum, which is what decides where the 1 and the n can stand (docs/design.md).
     """
 
     def step(state: Any, d: int) -> Hashable | None:
@@ -182,16 +192,17 @@ def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
                 return ("between", 0, n + 1 - d)
             return state
         if phase == "between":
-            s: int = state[1]
+            used: int = state[1]
             closer: int = state[2]
+            s = sum(k + 1 for k in range(n) if used >> k & 1)
             if d == closer:
                 return ("after",) if s == total else None
-            if d in (1, n) or s + d > total:
+            if d in (1, n) or s + d > total or used >> (d - 1) & 1:
                 return None
-            return ("between", s + d, closer)
+            return ("between", used | 1 << (d - 1), closer)
         return None if d in (1, n) else state
 
-    return automaton(cells, n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index,no-any-return]
+    return automaton(range(length), n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index,no-any-return]
 
 
 # ------------------------------------------------------------ clues read from one side
