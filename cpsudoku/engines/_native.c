@@ -155,8 +155,9 @@ static int check_limits(const Limits *lim)
 /*
  * The work of one run of a propagator, per cell of its frame, in hundredths of a
  * node of a search with units alone (about 2.5 us on 9x9): a pair relation's run
- * about 20 ns a cell, a sum's, table's or count's about 100, an automaton's 150
- * (measured on the hard set and the generated sets, docs/design.md). A node budget
+ * about 20 ns a cell, a sum's, table's or count's about 100, an automaton's 50 and
+ * 25 more per 6 states (measured on the hard set and the generated sets,
+ * docs/design.md). A node budget
  * counts this work as nodes, so that it stands for about the same time whatever the
  * rules: 49,000 nodes are 0.12 s of a classic search but 1.9 s of one through
  * sandwich automata.
@@ -164,7 +165,7 @@ static int check_limits(const Limits *lim)
 #define WORK_PER_NODE 100
 #define WORK_RELATION 1
 #define WORK_CELL 4
-#define WORK_AUTOMATON 6
+#define WORK_AUTOMATON 2
 
 /* A branch taken at a search node, counted (a guess when another digit was left) and
  * held to the limits: the clock and Ctrl-C every 64 nodes, the node budget at each,
@@ -1258,7 +1259,7 @@ static int close_frame(Builder *bd, int id)
     p->nframe = bd->nframe;
     p->frame = lay->npint;
     p->cost = bd->nframe * (p->kind == K_RELATION    ? WORK_RELATION
-                            : p->kind == K_AUTOMATON ? WORK_AUTOMATON
+                            : p->kind == K_AUTOMATON ? WORK_AUTOMATON + (int)(p->b / 6)
                                                      : WORK_CELL * (1 + bd->deepest));
     for (int k = 0; k < bd->nframe; k++) {
         lay->pint[lay->npint++] = bd->frame[k];
