@@ -177,29 +177,37 @@ def _sandwich(cells: tuple[int, ...], n: int, total: int) -> Automaton:
 def _sandwich_machine(n: int, length: int, total: int) -> Automaton:
     """The sandwich automaton of a line of ``length`` cells (shared by every such line).
 
-    States: ``("before",)``; ``("between", used, closer)``, the digits since the
-    first end (``used``, a bit mask: they differ, as the line's do) and ``closer``
-    the end still to come; ``("after",)``. Tracking the digits, not only their sum,
-    keeps the automaton from filling the gap with repeats (eight 2s between for a
-    16): the cells between are as many as some set of different digits making the
-    sum, which is what decides where the 1 and the n can stand (docs/design.md).
+    States: ``("before",)``; ``("between", s, c, closer)``, the ``c`` digits since
+    the first end adding up to ``s`` and ``closer`` the end still to come;
+    ``("after",)``. A state is kept only where ``c`` different digits of 2..n-1 can
+    add up to ``s`` (the line's digits differ): the sum alone let the automaton fill
+    the gap with repeats (eight 2s between for a 16), so it could not tell how far
+    apart the 1 and the n may stand. Keeping the set of digits instead of their count
+    narrows a little more but costs ``sat`` more than it saves (docs/design.md).
     """
+
+    def least(c: int) -> int:  # c different digits of 2..n-1 add up to at least this
+        return c * (c + 3) // 2
+
+    def most(c: int) -> int:  # ... and at most this
+        return sum(range(n - c, n))
 
     def step(state: Any, d: int) -> Hashable | None:
         phase = state[0]
         if phase == "before":
             if d in (1, n):
-                return ("between", 0, n + 1 - d)
+                return ("between", 0, 0, n + 1 - d)
             return state
         if phase == "between":
-            used: int = state[1]
-            closer: int = state[2]
-            s = sum(k + 1 for k in range(n) if used >> k & 1)
+            s: int = state[1]
+            c: int = state[2]
+            closer: int = state[3]
             if d == closer:
                 return ("after",) if s == total else None
-            if d in (1, n) or s + d > total or used >> (d - 1) & 1:
+            s, c = s + d, c + 1
+            if d in (1, n) or s > total or c > n - 2 or s < least(c) or s > most(c):
                 return None
-            return ("between", used | 1 << (d - 1), closer)
+            return ("between", s, c, closer)
         return None if d in (1, n) else state
 
     return automaton(range(length), n, ("before",), step, lambda state: state[0] == "after")  # type: ignore[index,no-any-return]
