@@ -24,9 +24,14 @@ from the primitive itself and test every clause under that meaning
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from functools import lru_cache
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from cpsudoku.model.primitives import Automaton, Count, Primitive, Sum
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Clause = tuple[int, ...]
 
@@ -119,10 +124,13 @@ def sum_clauses(
     rule: Sum, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
 ) -> int:
     """Append the partial-sum chain of a weighted sum (meanings ``partial-sum``)."""
-    weights = [w for _, w in rule.terms]
+    weights = tuple(w for _, w in rule.terms)
     targets = frozenset(rule.targets)
+    cells = [i for i, _ in rule.terms]
+    if meanings is None:
+        return _instantiate(_sum_template(weights, targets, n), cells, n, top, out)
     return layered_clauses(
-        [i for i, _ in rule.terms],
+        cells,
         n,
         0,
         lambda k, t, d: t + weights[k] * d,  # type: ignore[operator]
@@ -142,29 +150,135 @@ def automaton_clauses(
     meanings: list[AuxMeaning] | None = None,
 ) -> int:
     """Append the layered states of an automaton (meanings ``automaton-state``)."""
-    trans = rule.transitions
+    if meanings is None:
+        template = _automaton_template(rule.transitions, rule.accepting, len(rule.cells), n)
+        return _instantiate(template, rule.cells, n, top, out)
+    return layered_clauses(
+        rule.cells,
+        n,
+        0,
+        _automaton_step(rule.transitions),
+        rule.accepting.__contains__,
+        top,
+        out,
+        meanings,
+        "automaton-state",
+    )
+
+
+def _automaton_step(trans: tuple[tuple[int, ...], ...]) -> Callable[[int, Any, int], int | None]:
+    """The layered step of an automaton's transitions."""
 
     def step(k: int, q: Any, d: int) -> int | None:
         t = trans[q][d - 1]
         return t if t >= 0 else None
 
-    return layered_clauses(
-        rule.cells, n, 0, step, rule.accepting.__contains__, top, out, meanings, "automaton-state"
-    )
+    return step
 
 
 def count_clauses(
     rule: Count, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
 ) -> int:
     """Append a counter along the cells (meanings ``count``): c of the first k hold a value."""
-    inside, counts = rule.values, rule.counts
+    if meanings is None:
+        template = _count_template(rule.values, rule.counts, len(rule.cells), n)
+        return _instantiate(template, rule.cells, n, top, out)
+    return layered_clauses(
+        rule.cells,
+        n,
+        0,
+        _count_step(rule.values, rule.counts),
+        rule.counts.__contains__,
+        top,
+        out,
+        meanings,
+        "count",
+    )
+
+
+def _count_step(inside: int, counts: frozenset[int]) -> Callable[[int, Any, int], int | None]:
+    """The layered step of a count of the values ``inside``."""
     most = max(counts)
 
-    def step(k: int, c: Hashable, d: int) -> int | None:
-        c2 = c + (inside >> (d - 1) & 1)  # type: ignore[operator]
+    def step(k: int, c: Any, d: int) -> int | None:
+        c2 = c + (inside >> (d - 1) & 1)
         return c2 if c2 <= most else None
 
-    return layered_clauses(rule.cells, n, 0, step, counts.__contains__, top, out, meanings, "count")
+    return step
+
+
+#: A line's clauses written once on placeholder variables: value d of the line's k-th
+#: cell is ``k * n + d``, auxiliary variable j is ``length * n + j``. Held as every
+#: literal in one array, where each clause starts (and the end), and how many
+#: auxiliary variables there are.
+Template = tuple["np.ndarray", tuple[int, ...], int]
+
+
+@lru_cache(maxsize=1024)
+def _sum_template(weights: tuple[int, ...], targets: frozenset[int], n: int) -> Template:
+    """The partial-sum chain of a sum with these weights, on placeholder variables."""
+    return _template(
+        len(weights),
+        n,
+        lambda k, t, d: t + weights[k] * d,  # type: ignore[operator]
+        targets.__contains__,
+    )
+
+
+@lru_cache(maxsize=1024)
+def _automaton_template(
+    transitions: tuple[tuple[int, ...], ...], accepting: frozenset[int], length: int, n: int
+) -> Template:
+    """The layered states of an automaton over ``length`` cells, on placeholders."""
+    return _template(length, n, _automaton_step(transitions), accepting.__contains__)
+
+
+@lru_cache(maxsize=1024)
+def _count_template(inside: int, counts: frozenset[int], length: int, n: int) -> Template:
+    """The counter of a count over ``length`` cells, on placeholders."""
+    return _template(length, n, _count_step(inside, counts), counts.__contains__)
+
+
+def _template(
+    length: int,
+    n: int,
+    step: Callable[[int, Hashable, int], Hashable | None],
+    accepting: Callable[[Hashable], bool],
+) -> Template:
+    """:func:`layered_clauses` on the placeholder cells 0..length-1 (:data:`Template`)."""
+    import numpy as np
+
+    clauses: list[Clause] = []
+    top = layered_clauses(range(length), n, 0, step, accepting, length * n, clauses)
+    starts = [0]
+    for clause in clauses:
+        starts.append(starts[-1] + len(clause))
+    flat = np.fromiter((v for clause in clauses for v in clause), np.int64, starts[-1])
+    return flat, tuple(starts), top - length * n
+
+
+def _instantiate(
+    template: Template, cells: Sequence[int], n: int, top: int, out: list[Clause]
+) -> int:
+    """Append ``template``'s clauses on the line ``cells``, auxiliaries from ``top + 1``.
+
+    The clauses of a sum, automaton or count depend on the line only through its
+    cells, so a grid's lines of one shape (the sandwich lines of one clue, the
+    diagonals of one length and sum) and every later puzzle with them share one
+    template: what remains per line is renaming its variables, one array lookup.
+    """
+    import numpy as np
+
+    flat, starts, aux = template
+    at = np.empty(len(cells) * n + aux + 1, np.int64)
+    at[0] = 0
+    at[1 : len(cells) * n + 1] = (
+        np.asarray(cells, np.int64)[:, None] * n + np.arange(1, n + 1)
+    ).ravel()
+    at[len(cells) * n + 1 :] = np.arange(top + 1, top + aux + 1)
+    lits = (np.sign(flat) * at[np.abs(flat)]).tolist()
+    out.extend([tuple(lits[a:b]) for a, b in pairwise(starts)])
+    return top + aux
 
 
 def fold_units(rule: Sum, units: Sequence[Sequence[int]], n: int) -> Sum:
