@@ -249,8 +249,9 @@ def _peer_masks(units: tuple[tuple[int, ...], ...], cells: int) -> tuple[int, ..
 
 #: The fewest pairs one offset apart that go in as a shift rather than a propagator
 #: each: a shift costs a few word operations per value at every step of the fixpoint,
-#: a propagator only when one of its cells changes.
-SHIFT_PAIRS = 40
+#: a propagator only when one of its cells changes, but then it gathers each cell's
+#: candidates digit by digit; from 16 pairs on the shift is faster (docs/design.md).
+SHIFT_PAIRS = 16
 
 
 def _shifted(
