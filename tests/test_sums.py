@@ -338,6 +338,16 @@ def test_random_sums_count_as_brute_force_on_sat_and_cpsat(seed: int, givens: in
             assert engine.count(puzzle, limit=300).count == len(keep), (spec, prims)
 
 
+def _some_givens(
+    rules: Rules, grid: Sequence[int], rng: random.Random, least: int, most: int
+) -> Puzzle:
+    """``rules`` with ``least`` to ``most`` of ``grid``'s cells given, chosen by ``rng``."""
+    cells = [0] * rules.cells
+    for i in rng.sample(range(rules.cells), rng.randint(least, most)):
+        cells[i] = grid[i]
+    return Puzzle(rules, tuple(cells))
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_sums_on_6x6_agree_with_the_oracle(seed: int) -> None:
@@ -350,11 +360,7 @@ def test_random_sums_on_6x6_agree_with_the_oracle(seed: int) -> None:
     prims = tuple(
         _with_targets(rng, _random_sum(rng, rules), model, 6) for _ in range(rng.randint(1, 3))
     )
-    made = rules.with_constraints(_Raw.of(prims))
-    cells = [0] * 36
-    for i in rng.sample(range(36), rng.randint(8, 14)):
-        cells[i] = model[i]
-    puzzle = Puzzle(made, tuple(cells))
+    puzzle = _some_givens(rules.with_constraints(_Raw.of(prims)), model, rng, 8, 14)
     with create_backend("backtrack") as oracle:
         expected = oracle.count(puzzle, limit=20).count
     assert expected >= 1
@@ -435,10 +441,7 @@ def test_sums_of_parallel_little_killers_hold_and_keep_every_count(seed: int) ->
         parts = [d for d in family if set(d) <= set(s.cells)]
         assert len(parts) >= 2
         assert sum(map(len, parts)) == len(s.cells)
-    cells = [0] * 81
-    for i in rng.sample(range(81), rng.randint(10, 20)):
-        cells[i] = grid[i]
-    puzzle = Puzzle(made, tuple(cells))
+    puzzle = _some_givens(made, grid, rng, 10, 20)
     with create_backend("sat") as engine:
         expected = engine.count(puzzle, limit=2).count
     assert expected >= 1
