@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -313,3 +314,44 @@ def test_csv_rows_read_back_whole(fields: list[tuple[str, str, str]]) -> None:
         buffer = io.StringIO()  # where csv.writer is right, the same bytes
         csv.writer(buffer, lineterminator="\n").writerows(rows)
         assert text == buffer.getvalue()
+
+
+def _slow_but_the_first(chunk: Sequence[str], options: SolveOptions) -> list[int]:
+    if chunk != ["first"]:
+        time.sleep(60)
+    return [len(x) for x in chunk]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_that_shrugs_off_sigterm_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that got SIGTERM before its initializer ran the parent's handler for it
+    (which only asks to stop) lives on; when the run stops early, it is killed after
+    the grace period, not left for the interpreter's exit to wait on."""
+    import multiprocessing
+
+    from cpsudoku.datasets import pool
+
+    start = pool._init_worker
+
+    def stubborn(*args: object) -> None:
+        start(*args)  # type: ignore[arg-type]
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+    monkeypatch.setattr(pool, "_init_worker", stubborn)
+    monkeypatch.setattr(pool, "STOP_GRACE", 0.5)
+    before = set(multiprocessing.active_children())
+    began = time.perf_counter()
+    run = pool.run_chunks(["first", "x", "y", "z"], _slow_but_the_first, SolveOptions(), 2, 1)
+    assert next(run) == (["first"], [5])
+    run.close()  # the others are still sleeping, deaf to SIGTERM
+    assert time.perf_counter() - began < 20
+    assert not [p.pid for p in set(multiprocessing.active_children()) - before if _running(p.pid)]
+
+
+def _running(pid: int | None) -> bool:
+    """The process ``pid`` exists and has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False

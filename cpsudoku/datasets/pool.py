@@ -29,7 +29,7 @@ from cpsudoku.engines.processes import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from multiprocessing.process import BaseProcess
 
 
 T = TypeVar("T")
@@ -192,7 +192,26 @@ def _run_chunks(
         # the workers (the executor has no public terminate; its process table does).
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(5)
+        _end(processes)
+
+
+#: Seconds a worker has to end after SIGTERM before it is killed (:func:`_end`).
+STOP_GRACE = 5.0
+
+
+def _end(processes: Sequence[BaseProcess]) -> None:
+    """End ``processes``: SIGTERM, :data:`STOP_GRACE` seconds, then SIGKILL.
+
+    A worker that got SIGTERM between the fork and its initializer ran the parent's
+    handler for it (the command line's, which only asks to stop) and may live on,
+    waiting for work or for a lock a terminated worker held; a process whose children
+    are still alive waits for them when it exits. Nothing can catch SIGKILL.
+    """
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(STOP_GRACE)
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+            process.join()
