@@ -337,13 +337,13 @@ def spec(p: Primitive, *, grouped: bool = True) -> tuple[object, ...]:
 @lru_cache(maxsize=256)
 def _moves(
     transitions: tuple[tuple[int, ...], ...], accepting: frozenset[int]
-) -> tuple[bytes, int, list[int]]:
+) -> tuple[bytes, int, tuple[int, ...]]:
     """An automaton's transitions as int32 bytes, its states, its accepting states.
 
     Worked out once for the lines that share a machine (a grid's sandwich lines).
     """
     moves = array("i", [t for row in transitions for t in row]).tobytes()
-    return moves, len(transitions), sorted(accepting)
+    return moves, len(transitions), tuple(sorted(accepting))
 
 
 def beyond(p: Primitive) -> str | None:

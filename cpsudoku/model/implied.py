@@ -255,16 +255,22 @@ def combined_sums(rules: Rules) -> tuple[ImpliedSum, ...]:
     cost more than they cut (killer-0-cage-hard of the hard set: 10,218 -> 12,219
     nodes).
     """
-    sums = [
-        (c.cells, c.target)
+    sums = tuple(
+        (tuple(c.cells), c.target)
         for c in rules.constraints
         if isinstance(c, LinearSum)
         and len(c.cells) >= MERGE_SEEN
         and all(w == 1 for _, w in c.terms)
-    ]
+    )
     if len(sums) < 2:
         return ()
-    return _combined(rules, tuple((tuple(c), t) for c, t in sums))
+    return _combined(rules, sums)
+
+
+@lru_cache(maxsize=16)
+def _peer_masks(grid: Rules) -> tuple[int, ...]:
+    """Each cell's peers (:attr:`Rules.peers`) as a bit mask, once per grid."""
+    return tuple(sum(1 << j for j in near) for near in grid.peers)
 
 
 @lru_cache(maxsize=256)
@@ -273,13 +279,7 @@ def _combined(
 ) -> tuple[ImpliedSum, ...]:
     n = rules.n
     units = tuple(sum(1 << i for i in u) for u in rules.unit_cells)
-    seen = [0] * rules.cells  # per cell, the cells it sees
-    for u in units:
-        k = u
-        while k:
-            low = k & -k
-            seen[low.bit_length() - 1] |= u & ~low
-            k ^= low
+    seen = _peer_masks(rules.units_only)
     active: dict[int, _Record] = {}
     for cells, total in sums:
         mask = sum(1 << i for i in cells)
