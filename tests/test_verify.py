@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 from cpsudoku.model.forms import parse
 from cpsudoku.model.puzzle import Puzzle
-from cpsudoku.model.rules import Rules
+from cpsudoku.model.rules import Region, Rules
 from cpsudoku.model.verify import is_solution, solution_problems
 
 PUZZLE = "1.343..2.3..2..3"
@@ -32,15 +32,30 @@ def test_geometry_mismatch() -> None:
     assert not is_solution(parse("." * 36), parse("." * 36, box="3x2", check=False))
 
 
+def _extra(n: int, which: str) -> tuple[Region, ...]:
+    """Extra regions: none, both diagonals (n cells each), or a window of four cells."""
+    if which == "diagonals":
+        return (
+            Region("diagonal", tuple(i * n + i for i in range(n))),
+            Region("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n))),
+        )
+    if which == "window":
+        return (Region("window", (n + 1, n + 2, 2 * n + 1, 2 * n + 2)),)
+    return ()
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     box=st.sampled_from(["2x2", "2x3", "3x2"]),
+    extra=st.sampled_from(["", "diagonals", "window"]),
     data=st.data(),
 )
-def test_fast_check_agrees_with_the_itemised_one(box: str, data: st.DataObject) -> None:
+def test_fast_check_agrees_with_the_itemised_one(box: str, extra: str, data: st.DataObject) -> None:
     """``is_solution`` (the fast path every backend uses) says yes exactly when
-    ``solution_problems`` finds nothing, on grids near and far from valid ones."""
-    g = Rules.classic(*map(int, box.split("x")))
+    ``solution_problems`` finds nothing, on grids near and far from valid ones: units
+    of n cells only (sums of powers of two) and with a shorter region (a set)."""
+    rows, cols = map(int, box.split("x"))
+    g = Rules(rows * cols, (rows, cols), extra=_extra(rows * cols, extra))
     n = g.n
     # A valid grid: the pattern solution, then a random relabelling of the values.
     base = [

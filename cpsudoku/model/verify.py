@@ -13,6 +13,8 @@ from functools import lru_cache
 from itertools import chain, compress
 from operator import add, itemgetter
 
+import numpy as np
+
 from cpsudoku.model.completion import completion_problems
 from cpsudoku.model.forms import PuzzleLike, as_puzzle
 from cpsudoku.model.puzzle import Puzzle
@@ -42,9 +44,8 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
     The same rules as :func:`solution_problems`, checked in a few C-level passes,
     because every solution of every backend comes through here: the values all lie in
     1..n, the givens are kept, no unit holds a value twice (a unit of n cells then
-    holds each value exactly once), and every other constraint holds. "No value twice in a unit"
-    is one set: each (unit k, value v) pair becomes the key ``k*(n+1) + v``, and the
-    keys are all distinct exactly when no unit repeats a value.
+    holds each value exactly once), and every other constraint holds. How "no value
+    twice in a unit" is checked is chosen once per rules (:func:`_distinct_test`).
 
     >>> from cpsudoku.model.forms import parse
     >>> is_solution(parse("1.343..2.3..2..3"), parse("1234341243212143"))
@@ -58,30 +59,55 @@ def is_solution(puzzle: PuzzleLike, solution: PuzzleLike) -> bool:
     if solution.rules != g:
         return False
     sol = solution.cells
-    gather, keys, values = _layout(g.units_only)  # the units, the same for every killer
+    distinct, values = _layout(g.units_only)  # the units, the same for every killer
     if not values.issuperset(sol):
         return False
     if list(compress(sol, puzzle.cells)) != list(filter(None, puzzle.cells)):
         return False
-    if len(set(map(add, gather(sol), keys))) != len(keys):
+    if not distinct(sol):
         return False
     return all(c.problem(sol, g.n) is None for c in g.constraints)
 
 
 @lru_cache(maxsize=64)
-def _layout(
-    g: Rules,
-) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], tuple[int, ...], frozenset[int]]:
+def _layout(g: Rules) -> tuple[Callable[[Sequence[int]], bool], frozenset[int]]:
     """What :func:`is_solution` needs of a set of rules, computed once per rules.
 
-    A getter of every unit's values, one unit after another; the matching key offsets
-    ``k*(n+1)`` (k = the unit's index); and the set 1..n.
+    The test "no unit holds a value twice" (:func:`_distinct_test`) and the set 1..n.
     """
-    return (
-        itemgetter(*chain.from_iterable(g.unit_cells)),
-        _offsets(g.n, tuple(map(len, g.unit_cells)) if g.extra else len(g.unit_cells)),
-        frozenset(range(1, g.n + 1)),
-    )
+    return _distinct_test(g), frozenset(range(1, g.n + 1))
+
+
+def _distinct_test(g: Rules) -> Callable[[Sequence[int]], bool]:
+    """The test "no unit holds a value twice" for grids of ``g`` whose values lie in 1..n.
+
+    Where every unit has n cells and n < 63, by sums of powers of two, in numpy: the n
+    terms 2**v of a unit add up to 2**1 + ... + 2**n exactly when no two are equal (a
+    repeat carries, and n powers with a carry set fewer than n bits). A unit's sum is
+    one ``reduceat`` over the gathered values, a few microseconds for a 9x9 grid, a
+    third of the set below. Otherwise as one set: each (unit k, value v) becomes the
+    key ``k*(n+1) + v``, all distinct exactly when no unit repeats a value.
+    """
+    n, units = g.n, g.unit_cells
+    if n < 63 and all(len(unit) == n for unit in units):
+        powers = np.array([1 << v for v in range(n + 1)], dtype=np.int64)
+        order = np.fromiter(chain.from_iterable(units), dtype=np.intp)
+        starts = np.arange(0, len(order), n)
+        full = (1 << (n + 1)) - 2
+
+        def by_sums(sol: Sequence[int]) -> bool:
+            values = np.frombuffer(bytes(sol), dtype=np.uint8)
+            return bool((np.add.reduceat(powers[values[order]], starts) == full).all())
+
+        return by_sums
+    gather = itemgetter(*chain.from_iterable(units))
+    keys = _offsets(n, tuple(map(len, units)) if g.extra else len(units))
+    count = len(keys)
+
+    def by_keys(sol: Sequence[int]) -> bool:
+        return len(set(map(add, gather(sol), keys))) == count
+
+    return by_keys
 
 
 @lru_cache(maxsize=64)
