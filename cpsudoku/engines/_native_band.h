@@ -124,18 +124,49 @@ static inline uint32_t band_rows(uint32_t b)
                                      band_occ[b >> 18] << 6]];
 }
 
+/* The cells of band k where digit d (its word w) is the last place in its row: the
+ * other digits leave them. */
+static inline __attribute__((always_inline)) void band_decide(BandState *s, int d, int k,
+                                                              uint32_t w)
+{
+    const uint32_t decided = ((uint32_t)band_single[w & 511] |
+                              (uint32_t)band_single[(w >> 9) & 511] << 9 |
+                              (uint32_t)band_single[w >> 18] << 18) &
+                             s->open[k];
+    if (!decided)
+        return;
+    s->open[k] &= ~decided;
+    uint32_t dirty = 0;
+    for (int e = 0; e < 9; e++) {
+        const uint32_t x = s->f[3 * e + k], left = x & ~decided;
+        s->f[3 * e + k] = left;
+        dirty |= (uint32_t)(left != x) << (3 * e + k);
+    }
+    s->f[3 * d + k] = w; /* d keeps its own cells */
+    s->dirty |= dirty & ~(1u << (3 * d + k));
+}
+
+/* Rows and boxes inside the bands of ``bands`` that changed; 0 when one is left empty. */
+static inline int band_rows3(uint32_t bands, uint32_t *b0, uint32_t *b1, uint32_t *b2)
+{
+    if (bands & 1 && !(*b0 = band_rows(*b0)))
+        return 0;
+    if (bands & 2 && !(*b1 = band_rows(*b1)))
+        return 0;
+    if (bands & 4 && !(*b2 = band_rows(*b2)))
+        return 0;
+    return 1;
+}
+
 static inline int band_digit(BandState *s, int d, uint32_t bands)
 {
     uint32_t *f = s->f + 3 * d;
     uint32_t b0 = f[0], b1 = f[1], b2 = f[2];
-    for (;;) { /* each step keeps whole mini-rows or columns: a second pass changes nothing */
-        /* rows and boxes inside each band that changed */
-        if (bands & 1 && !(b0 = band_rows(b0)))
-            return 0;
-        if (bands & 2 && !(b1 = band_rows(b1)))
-            return 0;
-        if (bands & 4 && !(b2 = band_rows(b2)))
-            return 0;
+    if (!band_rows3(bands, &b0, &b1, &b2))
+        return 0;
+    /* Each step keeps whole mini-rows or columns, so a step run again on what it left
+     * changes nothing: rows and columns take turns until one of them takes no cell. */
+    for (;;) {
         const uint32_t o0 = b0, o1 = b1, o2 = b2;
         /* columns and boxes inside each stack */
         const uint32_t c0 = (b0 | b0 >> 9 | b0 >> 18) & 511, c1 = (b1 | b1 >> 9 | b1 >> 18) & 511,
@@ -155,26 +186,18 @@ static inline int band_digit(BandState *s, int d, uint32_t bands)
         bands = (b0 != o0) | (b1 != o1) << 1 | (b2 != o2) << 2;
         if (!bands)
             break;
+        const uint32_t r0 = b0, r1 = b1, r2 = b2;
+        if (!band_rows3(bands, &b0, &b1, &b2))
+            return 0;
+        if (b0 == r0 && b1 == r1 && b2 == r2)
+            break;
     }
     f[0] = b0;
     f[1] = b1;
     f[2] = b2;
-    const uint32_t b[3] = {b0, b1, b2};
-    for (int k = 0; k < 3; k++) {
-        const uint32_t w = b[k];
-        uint32_t decided = ((uint32_t)band_single[w & 511] |
-                            (uint32_t)band_single[(w >> 9) & 511] << 9 |
-                            (uint32_t)band_single[w >> 18] << 18) &
-                           s->open[k];
-        if (decided) {
-            s->open[k] &= ~decided;
-            for (int e = 0; e < 9; e++)
-                if (e != d && (s->f[3 * e + k] & decided)) {
-                    s->f[3 * e + k] &= ~decided;
-                    s->dirty |= 1u << (3 * e + k);
-                }
-        }
-    }
+    band_decide(s, d, 0, b0);
+    band_decide(s, d, 1, b1);
+    band_decide(s, d, 2, b2);
     return 1;
 }
 
@@ -234,11 +257,13 @@ static inline int band_place(BandState *s, int d, int i)
     const uint32_t bit = (uint32_t)1 << (i - 27 * k);
     if (!(s->f[3 * d + k] & bit))
         return 0;
-    for (int e = 0; e < 9; e++)
-        if (s->f[3 * e + k] & bit) {
-            s->f[3 * e + k] &= ~bit;
-            s->dirty |= 1u << (3 * e + k);
-        }
+    uint32_t dirty = 0;
+    for (int e = 0; e < 9; e++) { /* d's own bit comes back below */
+        const uint32_t x = s->f[3 * e + k];
+        s->f[3 * e + k] = x & ~bit;
+        dirty |= (uint32_t)((x & bit) != 0) << (3 * e + k);
+    }
+    s->dirty |= dirty;
     for (int j = 0; j < 3; j++)
         s->f[3 * d + j] &= ~band_peers[i][j];
     s->f[3 * d + k] |= bit;
