@@ -281,3 +281,41 @@ def test_relations_one_offset_apart_as_shifts_count_as_brute_force(engine, monke
         native._native.Layout(4, [], None, [("shift", 0, (0,), table)])
     with pytest.raises(ValueError, match="partner"):
         native._native.Layout(4, [], None, [("shift", 4, (12,), table)])
+
+
+def test_shifts_that_bar_few_values_count_as_sat(engine, sat, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """On 9x9, shift tables that bar none to five values beside each value: up to three
+    are found from the barred values and the cells' counts of values, more value by
+    value. With a few givens, counts as ``sat`` up to 20."""
+    monkeypatch.setattr(native, "SHIFT_PAIRS", 2)
+    native.layout.cache_clear()
+    rng = random.Random("shifts 9x9")
+    offsets = [(0, 1), (1, 0), (1, 1), (1, -1), (1, 2), (2, -1)]
+    rules0 = Rules.classic(3, 3)
+    try:
+        for trial in range(30):
+            prims = []
+            for dr, dc in rng.sample(offsets, rng.randint(1, 2)):
+                pairs = tuple(
+                    (r * 9 + c, (r + dr) * 9 + c + dc)
+                    for r in range(9)
+                    for c in range(9)
+                    if 0 <= r + dr < 9 and 0 <= c + dc < 9
+                )
+                allowed = [0]
+                for _ in range(9):
+                    barred = rng.sample(range(9), rng.choice((0, 1, 2, 3, 3, 5)))
+                    allowed.append(511 & ~sum(1 << b for b in barred))
+                prims.append(Relation(pairs, tuple(allowed)))
+            assert any(s[0] == "shift" for s in native._relations(prims, rules0.unit_cells, 9))
+            rules = rules0.with_constraints(Raw(tuple(prims)))
+            filled = sat.solve(Puzzle(rules, (0,) * 81), unique=False).solution
+            givens = [0] * 81
+            if filled is not None:  # some of a grid the rules allow: few solutions
+                for i in rng.sample(range(81), 18 + trial % 12):
+                    givens[i] = filled.cells[i]
+            puzzle = Puzzle(rules, tuple(givens))
+            ours, theirs = engine.count(puzzle, limit=20), sat.count(puzzle, limit=20)
+            assert (ours.count, ours.complete) == (theirs.count, theirs.complete), prims
+    finally:
+        native.layout.cache_clear()

@@ -27,6 +27,7 @@
 #define SUM_GROUP_CELLS 256    /* the most terms of a sum whose cells are grouped */
 #define MAX_STATES (1 << 20)   /* states of an automaton */
 #define MAX_LAYERS (1 << 22)   /* words of an automaton's layers: (cells + 1) * state words */
+#define SHIFT_LOOP 0xFFFFFFFFu /* shift_barred: find the unsupported cells value by value */
 
 /* The propagators beyond the units (_native_props.h), one per primitive (a relation:
  * one per pair). */
@@ -107,6 +108,10 @@ typedef struct {
     int *shift_delta;
     size_t *shift_table;
     uint64_t *shift_bits;
+    /* per shift, way (0: forwards, 1: back) and value e, the values barred beside e
+     * when there are at most three and the table allows at least four: how many <<
+     * 15 | the values, 5 bits each, lowest first; else SHIFT_LOOP */
+    uint32_t *shift_barred;
 } Layout;
 
 typedef struct {
@@ -301,6 +306,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->shift_delta);
     PyMem_Free(lay->shift_table);
     PyMem_Free(lay->shift_bits);
+    PyMem_Free(lay->shift_barred);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -796,7 +802,11 @@ static int read_shift(Builder *bd, PyObject *spec)
     uint64_t *bits = PyMem_Realloc(lay->shift_bits, (k + 1) * 2 * words * sizeof(uint64_t));
     if (bits)
         lay->shift_bits = bits;
-    if (!deltas || !tables || !bits) {
+    const int n = lay->n;
+    uint32_t *barred = PyMem_Realloc(lay->shift_barred, (k + 1) * 2 * n * sizeof(uint32_t));
+    if (barred)
+        lay->shift_barred = barred;
+    if (!deltas || !tables || !bits || !barred) {
         PyErr_NoMemory();
         return -1;
     }
@@ -821,6 +831,21 @@ static int read_shift(Builder *bd, PyObject *spec)
         SET(to, a + delta);
     }
     Py_DECREF(seq);
+    for (int way = 0; way < 2; way++) {
+        /* the values beside e at the cells it looks from, as FN(shifts) reads them */
+        const uint32_t *support = lay->pmask + table + (way ? 0 : n);
+        for (int e = 0; e < n; e++) {
+            const uint32_t allowed = support[e], no = (uint32_t)((1ull << n) - 1) & ~allowed;
+            uint32_t code = SHIFT_LOOP;
+            if (__builtin_popcount(no) <= 3 && __builtin_popcount(allowed) >= 4) {
+                code = (uint32_t)__builtin_popcount(no) << 15;
+                int at = 0;
+                for (uint32_t x = no; x; x &= x - 1, at += 5)
+                    code |= (uint32_t)__builtin_ctz(x) << at;
+            }
+            barred[(k * 2 + way) * n + e] = code;
+        }
+    }
     lay->shift_delta[k] = (int)delta;
     lay->shift_table[k] = table;
     lay->nshift++;

@@ -367,6 +367,13 @@ static int FN(shifts)(const Layout *lay, STATE *s, uint32_t *weight)
     for (int d = 0; d < n; d++)
         for (int k = 0; k < W; k++)
             have[d][k] = s->cand[d][k] | s->placed[d][k];
+    /* Cells with at least one, two, three, four values, worked out when first needed:
+     * a value e that rules out at most three values beside it finds the cells with no
+     * support from those, not from the many values it allows. Cells that lose values
+     * later in this run keep their counts, so this finds fewer such cells than it
+     * could (never one too many); the fixpoint runs shifts again after a change. */
+    uint64_t one[W], two[W], three[W], four[W];
+    int counted = 0;
     int changed = 0;
     for (int g = 0; g < lay->nshift; g++) {
         const uint64_t *cells[2] = {lay->shift_bits + (size_t)g * 2 * W,
@@ -383,11 +390,54 @@ static int FN(shifts)(const Layout *lay, STATE *s, uint32_t *weight)
                 if (!any)
                     continue;
                 uint64_t none[W], out[W];
-                for (int k = 0; k < W; k++)
-                    none[k] = from[k];
-                for (uint32_t x = support[e]; x; x &= x - 1)
+                const uint32_t code = lay->shift_barred[(g * 2 + way) * n + e];
+                if (code != SHIFT_LOOP) {
+                    if (!counted) {
+                        for (int k = 0; k < W; k++) {
+                            uint64_t a = 0, b = 0, c = 0, q = 0;
+                            for (int d = 0; d < n; d++) {
+                                const uint64_t x = have[d][k];
+                                q |= c & x;
+                                c |= b & x;
+                                b |= a & x;
+                                a |= x;
+                            }
+                            one[k] = a, two[k] = b, three[k] = c, four[k] = q;
+                        }
+                        counted = 1;
+                    }
+                    /* no support: no value, or only barred ones */
+                    const uint64_t *hf = have[code & 31], *hm = have[code >> 5 & 31],
+                                   *hh = have[code >> 10 & 31];
+                    switch (code >> 15) {
+                    case 0:
+                        for (int k = 0; k < W; k++)
+                            none[k] = from[k] & ~one[k];
+                        break;
+                    case 1:
+                        for (int k = 0; k < W; k++)
+                            none[k] = from[k] & (~one[k] | (hf[k] & ~two[k]));
+                        break;
+                    case 2:
+                        for (int k = 0; k < W; k++)
+                            none[k] = from[k] & (~one[k] | ((hf[k] | hm[k]) & ~two[k]) |
+                                                 (hf[k] & hm[k] & ~three[k]));
+                        break;
+                    default:
+                        for (int k = 0; k < W; k++)
+                            none[k] = from[k] &
+                                      (~one[k] | ((hf[k] | hm[k] | hh[k]) & ~two[k]) |
+                                       (((hf[k] & hm[k]) | (hf[k] & hh[k]) | (hm[k] & hh[k])) &
+                                        ~three[k]) |
+                                       (hf[k] & hm[k] & hh[k] & ~four[k]));
+                    }
+                } else {
                     for (int k = 0; k < W; k++)
-                        none[k] &= ~have[__builtin_ctz(x)][k];
+                        none[k] = from[k];
+                    for (uint32_t x = support[e]; x; x &= x - 1)
+                        for (int k = 0; k < W; k++)
+                            none[k] &= ~have[__builtin_ctz(x)][k];
+                }
                 FN(shift)(none, way ? -delta : delta, out);
                 for (int k = 0; k < W; k++) {
                     const uint64_t hit = out[k] & have[e][k];
