@@ -1,3 +1,4 @@
+import numpy  # noqa: F401  (loaded, as in a batch: is_solution takes its sums path)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
