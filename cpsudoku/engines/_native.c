@@ -136,6 +136,8 @@ typedef struct {
     uint32_t *masks;   /* frames */
     uint64_t *words;   /* layers of sums and automata */
     uint32_t *weight;  /* per cell: failures of its propagators in this search */
+    uint32_t *values;  /* per cell: its values (cand | placed), where ``known`` says */
+    uint64_t known[MAX_WORDS]; /* the cells whose ``values`` hold in this wake */
     int wake_all;      /* at the root: every propagator looks */
     long long work;    /* the propagators' runs, each at its cost (Prop.cost) */
 } Frame;
@@ -1678,8 +1680,9 @@ static int frames_alloc(const LayoutObject *self, Frame *f)
     f->masks = PyMem_RawMalloc((lay->mask_scratch + 1) * sizeof(uint32_t));
     f->words = PyMem_RawMalloc((lay->word_scratch + 1) * sizeof(uint64_t));
     f->weight = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
+    f->values = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
     if (!f->states || !f->cells || !f->todo || !f->snap || !f->queue || !f->masks || !f->words ||
-        !f->weight) {
+        !f->weight || !f->values) {
         frames_free(f);
         return -1;
     }
@@ -1696,6 +1699,7 @@ static void frames_free(Frame *f)
     PyMem_RawFree(f->masks);
     PyMem_RawFree(f->words);
     PyMem_RawFree(f->weight);
+    PyMem_RawFree(f->values);
     memset(f, 0, sizeof(*f));
 }
 

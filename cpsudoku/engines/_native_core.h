@@ -171,6 +171,8 @@ static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
  * One propagator beyond the units on the state: its frame's masks gathered (a placed
  * cell's value, an open cell's candidates), narrowed (_native_props.h), and what went
  * taken out of the candidates. Returns -1 on a contradiction, 1 on a change, else 0.
+ * A cell's mask is gathered once a wake (f->values): a cell of a global entropy grid
+ * is in twelve counts, and gathering was half of that search's instructions.
  */
 static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
 {
@@ -180,9 +182,16 @@ static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
     f->work += p->cost;
     for (int k = 0; k < nf; k++) {
         const int c = cells[k], word = c >> 6, b = c & 63;
-        uint32_t v = 0;
-        for (int d = 0; d < n; d++)
-            v |= (uint32_t)(((s->cand[d][word] | s->placed[d][word]) >> b) & 1) << d;
+        uint32_t v;
+        if (f->known[word] >> b & 1) {
+            v = f->values[c];
+        } else {
+            v = 0;
+            for (int d = 0; d < n; d++)
+                v |= (uint32_t)(((s->cand[d][word] | s->placed[d][word]) >> b) & 1) << d;
+            f->values[c] = v;
+            f->known[word] |= (uint64_t)1 << b;
+        }
         m[k] = orig[k] = v;
     }
     Scratch sc = {m, 2 * (size_t)nf, f->words};
@@ -199,6 +208,7 @@ static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
             return -1; /* nothing left, or a placed value went */
         for (uint32_t gone = orig[k] & ~m[k]; gone; gone &= gone - 1)
             s->cand[__builtin_ctz(gone)][word] &= ~bit;
+        f->values[c] = orig[k] & m[k];
         changed = 1;
     }
     return changed;
@@ -213,7 +223,7 @@ static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
     const int n = lay->n, qwords = (lay->ntop + 63) >> 6;
     uint64_t *queue = f->queue, diff[W];
     for (int k = 0; k < W; k++)
-        diff[k] = 0;
+        diff[k] = f->known[k] = 0;
     for (int d = 0; d < n; d++)
         for (int k = 0; k < W; k++) {
             uint64_t x = s->cand[d][k] | s->placed[d][k];
