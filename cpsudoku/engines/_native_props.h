@@ -565,20 +565,27 @@ static int k_count(const Layout *lay, const Prop *p, uint32_t *m)
     const uint32_t inside = (uint32_t)p->a;
     const uint64_t *counts = lay->pword + p->b;
     int must = 0, maybe = 0;
-    for (int k = 0; k < p->nc; k++) {
-        uint32_t v = m[ix[k]];
-        if (!(v & ~inside))
-            must++;
-        else if (v & inside)
-            maybe++;
+    for (int k = 0; k < p->nc; k++) { /* no branch: which it is, is a coin toss */
+        const uint32_t v = m[ix[k]];
+        must += !(v & ~inside);
+        maybe += (v & ~inside) && (v & inside);
     }
     int lo = -1, hi = -1;
-    for (int c = must; c <= must + maybe; c++)
-        if (counts[c >> 6] >> (c & 63) & 1) {
-            if (lo < 0)
-                lo = c;
-            hi = c;
+    if (must + maybe < 63) { /* the counts allowed in [must, must + maybe], in one word */
+        const uint64_t in = counts[0] & (((uint64_t)2 << (must + maybe)) - 1) &
+                            ~(((uint64_t)1 << must) - 1);
+        if (in) {
+            lo = __builtin_ctzll(in);
+            hi = 63 - __builtin_clzll(in);
         }
+    } else {
+        for (int c = must; c <= must + maybe; c++)
+            if (counts[c >> 6] >> (c & 63) & 1) {
+                if (lo < 0)
+                    lo = c;
+                hi = c;
+            }
+    }
     if (lo < 0)
         return -1;
     if (!maybe)
