@@ -248,6 +248,24 @@ def test_a_relation_that_only_keeps_digits_from_themselves_is_digit_peers(engine
         native._native.Layout(4, [], digit_pairs=[(1, [(0, 0)])])
 
 
+#: Offsets (rows, columns) of a cell's partner in the shift tests: right, below,
+#: diagonally either way, and two knight's moves.
+OFFSETS = [(0, 1), (1, 0), (1, 1), (1, -1), (1, 2), (2, -1)]
+
+
+def _offset_pairs(rng: random.Random, side: int) -> list[tuple[tuple[int, int], ...]]:
+    """One or two of :data:`OFFSETS`, each as every pair of cells that far apart."""
+    return [
+        tuple(
+            (r * side + c, (r + dr) * side + c + dc)
+            for r in range(side)
+            for c in range(side)
+            if 0 <= r + dr < side and 0 <= c + dc < side
+        )
+        for dr, dc in rng.sample(OFFSETS, rng.randint(1, 2))
+    ]
+
+
 def test_relations_one_offset_apart_as_shifts_count_as_brute_force(engine, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Pairs one offset apart go in as a shift (bit-parallel arc consistency over all
     of them) from SHIFT_PAIRS pairs on; 4x4 has at most 12 per offset, so the test
@@ -256,18 +274,11 @@ def test_relations_one_offset_apart_as_shifts_count_as_brute_force(engine, monke
     monkeypatch.setattr(native, "SHIFT_PAIRS", 2)
     native.layout.cache_clear()
     rng = random.Random("shifts")
-    offsets = [(0, 1), (1, 0), (1, 1), (1, -1), (1, 2), (2, -1)]
     shifted = 0
     try:
         for trial in range(80):
             prims = []
-            for dr, dc in rng.sample(offsets, rng.randint(1, 2)):
-                pairs = tuple(
-                    (r * 4 + c, (r + dr) * 4 + c + dc)
-                    for r in range(4)
-                    for c in range(4)
-                    if 0 <= r + dr < 4 and 0 <= c + dc < 4
-                )
+            for pairs in _offset_pairs(rng, 4):
                 allowed = (0, *(rng.randrange(1, 16) for _ in range(4)))
                 prims.append(Relation(pairs, allowed))
             units = list(Rules.classic(2, 2).unit_cells)
@@ -290,18 +301,11 @@ def test_shifts_that_bar_few_values_count_as_sat(engine, sat, monkeypatch) -> No
     monkeypatch.setattr(native, "SHIFT_PAIRS", 2)
     native.layout.cache_clear()
     rng = random.Random("shifts 9x9")
-    offsets = [(0, 1), (1, 0), (1, 1), (1, -1), (1, 2), (2, -1)]
     rules0 = Rules.classic(3, 3)
     try:
         for trial in range(30):
             prims = []
-            for dr, dc in rng.sample(offsets, rng.randint(1, 2)):
-                pairs = tuple(
-                    (r * 9 + c, (r + dr) * 9 + c + dc)
-                    for r in range(9)
-                    for c in range(9)
-                    if 0 <= r + dr < 9 and 0 <= c + dc < 9
-                )
+            for pairs in _offset_pairs(rng, 9):
                 allowed = [0]
                 for _ in range(9):
                     barred = rng.sample(range(9), rng.choice((0, 1, 2, 3, 3, 5)))
