@@ -220,7 +220,7 @@ def test_a_relation_that_only_keeps_digits_from_themselves_is_digit_peers(engine
     six puzzles of the set: 146,000 as propagators (0.3 puzzles/s), about 32,000 as
     digit peers, 11,223 branching on a digit's places in a unit where they are fewer
     than the chosen cell's candidates (4x4 counts below exercise it: a complete and
-    disjoint split), 2,484 with each open cell's values probed before the search (the
+    disjoint split), 2,585 with each open cell's values probed before the search (the
     4x4 counts with givens cover it too: a value dropped wrongly loses grids)."""
     rules = Rules.from_spec({"size": 9, "box": "3x3", "constraints": [{"kind": "self-taxicab"}]})
     masks = [native._same_digits(p) for p in rules.primitives]  # type: ignore[arg-type]

@@ -837,39 +837,35 @@ static int FN(unit_cell)(const Layout *lay, int u, int j)
 /*
  * With digit peers (self-taxicab), before the search: each value of each open cell
  * placed in turn on a copy (t) and propagated; a value that fails is dropped from s,
- * s propagated again, and the round repeated until one drops nothing. Each placement
- * counts as a node (limits and budget held). Returns 0 to go on, -1 when s has no
- * solution, or the status of the limit that stopped it. Self-taxicab: 3,672 -> 1,957 nodes a puzzle
- * (probes included), 411 M -> 225 M instructions; on non-consecutive, diagonal
- * non-consecutive and knightmare it cost more than it saved, before the search or
- * after some thousand nodes, and deeper than the root everywhere (docs/design.md).
+ * and s propagated again. One pass: a second found little and cost more (1,285 ->
+ * 1,957 nodes a puzzle). Each placement counts as a node (limits and budget held).
+ * Returns 0 to go on, -1 when s has no solution, or the status of the limit that
+ * stopped it. Self-taxicab: 3,672 -> 1,285 nodes a puzzle (probes included), 411 M
+ * -> 142 M instructions; on non-consecutive, knightmare and the sums it cost more
+ * than it saved (docs/design.md).
  */
 static int FN(probe)(const Layout *lay, STATE *s, STATE *t, uint64_t *pairs, Frame *frames,
                      Outcome *out, const Limits *lim,
                      int (*propagate)(const Layout *, STATE *, uint64_t *, Frame *, const STATE *))
 {
-    for (int again = 1; again;) {
-        again = 0;
-        for (int k = 0; k < W; k++)
-            for (uint64_t m = s->open[k]; m; m &= m - 1) {
-                const int c = k * 64 + __builtin_ctzll(m);
-                const uint64_t bit = m & -m;
-                for (int d = 0; d < lay->n && (s->open[k] & bit); d++) {
-                    if (!(s->cand[d][k] & bit))
-                        continue;
-                    const int stop = count_branch(out, lim, 0, frames->work);
-                    if (stop)
-                        return stop;
-                    memcpy(t, s, sizeof(STATE));
-                    if (FN(place)(lay, t, d, c) && propagate(lay, t, pairs, frames, s))
-                        continue;
-                    s->cand[d][k] &= ~bit;
-                    if (!propagate(lay, s, pairs, frames, NULL))
-                        return -1;
-                    again = 1;
-                }
+    for (int k = 0; k < W; k++)
+        for (uint64_t m = s->open[k]; m; m &= m - 1) {
+            const int c = k * 64 + __builtin_ctzll(m);
+            const uint64_t bit = m & -m;
+            for (int d = 0; d < lay->n && (s->open[k] & bit); d++) {
+                if (!(s->cand[d][k] & bit))
+                    continue;
+                const int stop = count_branch(out, lim, 0, frames->work);
+                if (stop)
+                    return stop;
+                memcpy(t, s, sizeof(STATE));
+                if (FN(place)(lay, t, d, c) && propagate(lay, t, pairs, frames, s))
+                    continue;
+                s->cand[d][k] &= ~bit;
+                if (!propagate(lay, s, pairs, frames, NULL))
+                    return -1;
             }
-    }
+        }
     return 0;
 }
 
