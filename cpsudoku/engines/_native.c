@@ -82,6 +82,7 @@ typedef struct {
     Prop *props;
     int ntop;                /* top-level: woken when a cell of theirs changes */
     int *top;                /* their ids in props */
+    int has_counts;          /* a top-level count among them (the search probes first) */
     int *cell_start;         /* cell i wakes top[cell_props[cell_start[i] .. [i + 1])] */
     int *cell_props;
     int *pint;               /* the pools the propagators' offsets point into */
@@ -1386,6 +1387,8 @@ static int read_props(Layout *lay, PyObject *props)
         for (int k = 0; k < p->nframe; k++)
             lay->cell_props[fill[lay->pint[p->frame + k]]++] = (int)j;
     }
+    for (size_t j = 0; j < ntop; j++)
+        lay->has_counts |= lay->props[top[j]].kind == K_COUNT;
     lay->top = top;
     lay->ntop = (int)ntop;
     top = NULL;
