@@ -1386,9 +1386,8 @@ static int read_props(Layout *lay, PyObject *props)
         const Prop *p = lay->props + top[j];
         for (int k = 0; k < p->nframe; k++)
             lay->cell_props[fill[lay->pint[p->frame + k]]++] = (int)j;
+        lay->has_counts |= p->kind == K_COUNT;
     }
-    for (size_t j = 0; j < ntop; j++)
-        lay->has_counts |= lay->props[top[j]].kind == K_COUNT;
     lay->top = top;
     lay->ntop = (int)ntop;
     top = NULL;

@@ -842,7 +842,7 @@ static int FN(unit_cell)(const Layout *lay, int u, int j)
  * 1,285 -> 1,957 nodes a puzzle). Each placement counts as a node (limits and budget
  * held). Returns 0 to go on, -1 when s has no solution, or the status of the limit
  * that stopped it. Instructions on six puzzles: self-taxicab 411 M -> 142 M, global
- * entropy 807 M -> 303 M, global modular 409 M -> 253 M, counting circles 95 M -> 75
+ * entropy 807 M -> 304 M, global modular 409 M -> 254 M, counting circles 95 M -> 75
  * M, quadruple 30 M -> 35 M; on the other layouts it cost more than it saved, up to
  * five times on the cheap puzzles (docs/design.md).
  */
