@@ -4,7 +4,9 @@ Two strategies, selected by variant word:
 
 - ``backtrack`` (default): candidates as bitmasks (bit ``d-1`` set when value ``d`` is
   still possible), naked and hidden singles to a fixpoint, then branching on the cell
-  with the fewest candidates. Counts solutions up to a limit.
+  with the fewest candidates; with rules beyond the units, the fewest for the failures
+  seen near it so far (dom/wdeg: a failed branch weighs its cell, a primitive that
+  cannot be kept weighs its cells). Counts solutions up to a limit.
 - ``backtrack:naive``: the textbook version of the classic write-ups: empty cells in
   row-major order, values 1..n in turn, each checked against the cell's row, column
   and box. Kept so the benchmark can show how far the real oracle is ahead of it.
@@ -62,7 +64,7 @@ class BacktrackBackend(Backend):
 
 
 def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
-    """Depth-first search with singles propagation and fewest-candidates branching."""
+    """Depth-first search with singles propagation and weighted fewest-candidates branching."""
     lay = layout(puzzle.rules)
     constraints, n = puzzle.rules.primitives, puzzle.rules.n
     found = Search()
@@ -71,17 +73,31 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
     # its parent's, and its first round takes out what its units hold (the branch
     # value, placed by ``fill`` in the units only: no peers needed).
     root = start(lay, puzzle.cells, exact=False)
-    stack: list[tuple[list[int], list[int], list[int], bool]] = [(*root, False)]
+    # Failures seen near each cell in this search, for branching where there are rules
+    # beyond the units: a failed branch weighs its cell, a primitive that could not be
+    # kept weighs each of its cells (docs/design.md).
+    weight = [0] * len(puzzle.cells)
+    blame: list[Primitive] = []
+    # Each state with the cell its branch filled (-1 at the root).
+    stack: list[tuple[list[int], list[int], list[int], int]] = [(*root, -1)]
     while stack:
-        vals, cand, used, guessed = stack.pop()
+        vals, cand, used, branched = stack.pop()
         nodes += 1
-        guesses += guessed
+        guesses += branched >= 0
         if deadline is not None and time.perf_counter() > deadline:
             found.timed_out = True
             break
-        if singles(lay, vals, cand, used, known="units" if guessed else "none")[1]:
+        if singles(lay, vals, cand, used, known="units" if branched >= 0 else "none")[1]:
+            if branched >= 0:
+                weight[branched] += 1
             continue  # a contradiction
-        if constraints and not propagate(constraints, lay, vals, cand, used, n):
+        if constraints and not propagate(constraints, lay, vals, cand, used, n, blame):
+            if branched >= 0:
+                weight[branched] += 1
+            for c in blame:
+                for i in c.cells:
+                    weight[i] += 1
+            blame.clear()
             continue  # a cage (or another constraint) cannot be kept
         if not any(cand):  # no open cell left: solved
             found.count += 1
@@ -90,15 +106,22 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             if found.count >= limit:
                 break
             continue
-        # Branch on the open cell with the fewest candidates.
-        best, best_mask, best_size = -1, 0, lay.n + 1
-        for i, m in enumerate(cand):
-            if m:
-                size = m.bit_count()
-                if size < best_size:
-                    best, best_mask, best_size = i, m, size
-                    if size == 2:
-                        break
+        if constraints:  # the open cell with the fewest candidates for its weight
+            best, best_mask, best_size, best_weight = -1, 0, 1, 0
+            for i, m in enumerate(cand):
+                if m:
+                    size, w = m.bit_count(), 1 + weight[i]
+                    if best < 0 or size * best_weight < best_size * w:
+                        best, best_mask, best_size, best_weight = i, m, size, w
+        else:  # units alone: the first open cell with the fewest candidates
+            best, best_mask, best_size = -1, 0, lay.n + 1
+            for i, m in enumerate(cand):
+                if m:
+                    size = m.bit_count()
+                    if size < best_size:
+                        best, best_mask, best_size = i, m, size
+                        if size == 2:
+                            break
         children = []
         m = best_mask
         while m:
@@ -106,7 +129,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             m ^= bit
             child = vals.copy(), cand.copy(), used.copy()
             fill(lay, *child, best, bit.bit_length())
-            children.append((*child, True))
+            children.append((*child, best))
         stack.extend(reversed(children))  # smallest value explored first
     else:
         found.exhausted = True

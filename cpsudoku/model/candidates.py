@@ -275,17 +275,21 @@ def propagate(
     cand: list[int],
     used: list[int],
     n: int,
+    blame: list[Primitive] | None = None,
 ) -> bool:
     """Each primitive's narrowing, and singles again, to a fixpoint.
 
-    False on a contradiction. The oracle's propagation, shared with the estimator's
-    probes.
+    False on a contradiction; the primitive that could not be kept is then appended
+    to ``blame`` when one is given (a contradiction of the singles blames none). The
+    oracle's propagation, shared with the estimator's probes.
     """
     while True:
         changed = 0
         for c in constraints:
             step = c.narrow(vals, cand, n)
             if step < 0:
+                if blame is not None:
+                    blame.append(c)
                 return False
             changed |= step
         if not changed:
