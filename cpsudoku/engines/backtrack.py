@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
-from cpsudoku.model.candidates import fill, layout, propagate, singles, start
+from cpsudoku.model.candidates import fewest, fill, layout, propagate, singles, start
 from cpsudoku.model.primitives import Primitive
 from cpsudoku.model.puzzle import Puzzle
 
@@ -114,14 +114,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
                     if best < 0 or size * best_weight < best_size * w:
                         best, best_mask, best_size, best_weight = i, m, size, w
         else:  # units alone: the first open cell with the fewest candidates
-            best, best_mask, best_size = -1, 0, lay.n + 1
-            for i, m in enumerate(cand):
-                if m:
-                    size = m.bit_count()
-                    if size < best_size:
-                        best, best_mask, best_size = i, m, size
-                        if size == 2:
-                            break
+            best, best_mask = fewest(cand)
         children = []
         m = best_mask
         while m:

@@ -135,7 +135,7 @@ class Prober:
 
     def probe(self, rnd: random.Random) -> float:
         """One probe: the product of the branching factors to a solution, or 0."""
-        from cpsudoku.model.candidates import fill, propagate, singles, start
+        from cpsudoku.model.candidates import fewest, fill, propagate, singles, start
 
         lay = self._lay
         constraints = self._constraints
@@ -148,16 +148,10 @@ class Prober:
                 return 0.0
             if constraints and not propagate(constraints, lay, vals, cand, used, n):
                 return 0.0
-            best, best_mask, best_size = -1, 0, n + 1
-            for i, m in enumerate(cand):
-                if m:
-                    size = m.bit_count()
-                    if size < best_size:
-                        best, best_mask, best_size = i, m, size
-                        if size == 2:
-                            break
+            best, best_mask = fewest(cand)
             if best < 0:  # no open cell left: a solution
                 return float(weight)
+            best_size = best_mask.bit_count()
             weight *= best_size
             pick = rnd.randrange(best_size)
             m = best_mask

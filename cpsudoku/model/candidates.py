@@ -298,6 +298,24 @@ def propagate(
             return False
 
 
+def fewest(cand: list[int]) -> tuple[int, int]:
+    """The first open cell with the fewest candidates, and its mask.
+
+    ``(-1, 0)`` when no cell is open. A cell of two candidates ends the look (an open
+    cell of one would have been placed by the singles): the oracle's branching, and
+    the estimator's probes down the same tree.
+    """
+    best, best_mask, best_size = -1, 0, 0
+    for i, m in enumerate(cand):
+        if m:
+            size = m.bit_count()
+            if best < 0 or size < best_size:
+                best, best_mask, best_size = i, m, size
+                if size == 2:
+                    break
+    return best, best_mask
+
+
 def singles_stepwise(
     lay: Layout, vals: list[int], cand: list[int], used: list[int]
 ) -> tuple[int, bool]:
