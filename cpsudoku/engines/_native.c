@@ -1686,8 +1686,8 @@ static int frames_alloc(const LayoutObject *self, Frame *f)
     f->words = PyMem_RawMalloc((lay->word_scratch + 1) * sizeof(uint64_t));
     f->weight = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
     f->values = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
-    if (!f->states || !f->cells || !f->todo || !f->snap || !f->shift_snap || !f->queue || !f->masks || !f->words ||
-        !f->weight || !f->values) {
+    if (!f->states || !f->cells || !f->todo || !f->snap || !f->shift_snap || !f->queue ||
+        !f->masks || !f->words || !f->weight || !f->values) {
         frames_free(f);
         return -1;
     }

@@ -369,14 +369,6 @@ static void FN(weigh_shifted)(const Layout *lay, const uint64_t *cells, uint32_t
     }
 }
 
-/*
- * Relations over pairs one offset apart (a, a + delta), all pairs of a shift at once:
- * per value e, the first cells with no value the table allows beside e there are
- * shifted onto their partners, which lose e; and the same backwards. Arc consistency
- * on every pair, as the relation kernel gives one pair, in a few word operations per
- * value. A placed partner losing its value is a contradiction (a full grid keeps every
- * relation). Returns -1 on a contradiction, 1 on a change, else 0.
- */
 /* The values cell c may hold, as a mask (bit d for digit d + 1). */
 static inline uint32_t FN(values_at)(const Layout *lay, uint64_t have[][W], int c)
 {
@@ -435,6 +427,15 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
     return changed;
 }
 
+/*
+ * Relations over pairs one offset apart (a, a + delta), all pairs of a shift at once:
+ * per value e, the first cells with no value the table allows beside e there are
+ * shifted onto their partners, which lose e; and the same backwards. Arc consistency
+ * on every pair, as the relation kernel gives one pair, in a few word operations per
+ * value. A placed partner losing its value is a contradiction (a full grid keeps every
+ * relation). When few cells changed since the last run in this fixpoint, FN(shifts_at)
+ * looks at those alone. Returns -1 on a contradiction, 1 on a change, else 0.
+ */
 static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
 {
     const int n = lay->n;
@@ -446,26 +447,21 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
     /* The cells that lost a value since the last run began (its own eliminations
      * included, so nothing it left half done is missed); few: look at those alone. */
     uint64_t *const snap = f->shift_snap;
-    if (f->shift_snap_ok) {
-        uint64_t lost[W];
-        int count = 0;
-        for (int k = 0; k < W; k++) {
-            lost[k] = 0;
-            for (int d = 0; d < n; d++)
+    const int since = f->shift_snap_ok; /* else the first run of this fixpoint: whole */
+    uint64_t lost[W];
+    int count = 0;
+    for (int k = 0; k < W; k++) {
+        lost[k] = 0;
+        for (int d = 0; d < n; d++) {
+            if (since)
                 lost[k] |= snap[d * W + k] & ~have[d][k];
-            count += __builtin_popcountll(lost[k]);
+            snap[d * W + k] = have[d][k];
         }
-        for (int d = 0; d < n; d++)
-            for (int k = 0; k < W; k++)
-                snap[d * W + k] = have[d][k];
-        if (count <= SHIFT_CELLS)
-            return FN(shifts_at)(lay, s, have, lost, weight);
-    } else {
-        for (int d = 0; d < n; d++)
-            for (int k = 0; k < W; k++)
-                snap[d * W + k] = have[d][k];
-        f->shift_snap_ok = 1;
+        count += __builtin_popcountll(lost[k]);
     }
+    f->shift_snap_ok = 1;
+    if (since && count <= SHIFT_CELLS)
+        return FN(shifts_at)(lay, s, have, lost, weight);
     /* Cells with at least one, two, three, four values, worked out when first needed:
      * a value e that rules out at most three values beside it finds the cells with no
      * support from those, not from the many values it allows. Cells that lose values
