@@ -98,6 +98,8 @@ typedef struct {
      * by some top-level relation; sees_e[c * n + d] the e with any such cell. */
     uint64_t *sees;
     uint32_t *sees_e;
+    uint64_t *sees_near; /* sees_near[c * words]: the cells c rules out any value at */
+    uint64_t sees_inside[UNIT_WORDS]; /* the units of n cells holding two such cells */
     int sees_on; /* relations, or units of fewer than n cells: look through them */
     /* Digit peers, or NULL: dpeers[(d * cells + i) * words] the cells that may not
      * hold digit d + 1 beside i holding it (self-taxicab: the cells d + 1 away) */
@@ -113,6 +115,9 @@ typedef struct {
      * when there are at most three and the table allows at least four: how many <<
      * 15 | the values, 5 bits each, lowest first; else SHIFT_LOOP */
     uint32_t *shift_barred;
+    /* per shift and way, the most values barred beside any one value: a cell holding
+     * more than that many values leaves every value to its partner (FN(shifts_at)) */
+    int *shift_most;
 } Layout;
 
 typedef struct {
@@ -307,11 +312,13 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->pnum);
     PyMem_Free(lay->sees);
     PyMem_Free(lay->sees_e);
+    PyMem_Free(lay->sees_near);
     PyMem_Free(lay->dpeers);
     PyMem_Free(lay->shift_delta);
     PyMem_Free(lay->shift_table);
     PyMem_Free(lay->shift_bits);
     PyMem_Free(lay->shift_barred);
+    PyMem_Free(lay->shift_most);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -811,7 +818,10 @@ static int read_shift(Builder *bd, PyObject *spec)
     uint32_t *barred = PyMem_Realloc(lay->shift_barred, (k + 1) * 2 * n * sizeof(uint32_t));
     if (barred)
         lay->shift_barred = barred;
-    if (!deltas || !tables || !bits || !barred) {
+    int *most = PyMem_Realloc(lay->shift_most, (k + 1) * 2 * sizeof(int));
+    if (most)
+        lay->shift_most = most;
+    if (!deltas || !tables || !bits || !barred || !most) {
         PyErr_NoMemory();
         return -1;
     }
@@ -839,8 +849,11 @@ static int read_shift(Builder *bd, PyObject *spec)
     for (int way = 0; way < 2; way++) {
         /* the values beside e at the cells it looks from, as FN(shifts) reads them */
         const uint32_t *support = lay->pmask + table + (way ? 0 : n);
+        most[k * 2 + way] = 0;
         for (int e = 0; e < n; e++) {
             const uint32_t allowed = support[e], no = (uint32_t)((1ull << n) - 1) & ~allowed;
+            if (__builtin_popcount(no) > most[k * 2 + way])
+                most[k * 2 + way] = __builtin_popcount(no);
             uint32_t code = SHIFT_LOOP;
             if (__builtin_popcount(no) <= 3 && __builtin_popcount(allowed) >= 4) {
                 code = (uint32_t)__builtin_popcount(no) << 15;
@@ -1434,6 +1447,9 @@ static void sees_pair(Layout *lay, int a, int b, const uint32_t *fwd)
                 out[w] = 0;
         for (int w = 0; w < 2; w++) {
             lay->sees_e[(size_t)cell[w] * n + d] |= out[w];
+            if (out[w])
+                lay->sees_near[(size_t)cell[w] * words + (other[w] >> 6)] |=
+                    (uint64_t)1 << (other[w] & 63);
             for (uint32_t es = out[w]; es; es &= es - 1) {
                 const int e = __builtin_ctz(es);
                 uint64_t *row = lay->sees + (((size_t)cell[w] * n + d) * n + e) * words;
@@ -1485,7 +1501,8 @@ static int build_sees(Layout *lay)
     lay->sees_on = 1;
     lay->sees = PyMem_Calloc(rows * words, sizeof(uint64_t));
     lay->sees_e = PyMem_Calloc((size_t)lay->cells * n, sizeof(uint32_t));
-    if (!lay->sees || !lay->sees_e)
+    lay->sees_near = PyMem_Calloc((size_t)lay->cells * words, sizeof(uint64_t));
+    if (!lay->sees || !lay->sees_e || !lay->sees_near)
         return -1;
     for (int j = 0; j < lay->ntop; j++) {
         const Prop *p = lay->props + lay->top[j];
@@ -1501,6 +1518,18 @@ static int build_sees(Layout *lay)
                 const int a = w * 64 + __builtin_ctzll(m);
                 sees_pair(lay, a, a + lay->shift_delta[k], lay->pmask + lay->shift_table[k]);
             }
+    }
+    for (int u = 0; u < lay->full_units; u++) {
+        const uint64_t *unit = lay->unit_bits + (size_t)u * words;
+        uint64_t any = 0;
+        for (int w = 0; w < words; w++)
+            for (uint64_t m = unit[w]; m; m &= m - 1) {
+                const uint64_t *near = lay->sees_near + (size_t)(w * 64 + __builtin_ctzll(m)) * words;
+                for (int j = 0; j < words; j++)
+                    any |= near[j] & unit[j];
+            }
+        if (any)
+            lay->sees_inside[u >> 6] |= (uint64_t)1 << (u & 63);
     }
     return 0;
 }

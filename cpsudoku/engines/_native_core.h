@@ -275,9 +275,11 @@ static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
  * relation forbids it holding e beside d there) cannot hold e. On non-consecutive
  * grids, d between two cells of a row keeps d - 1 and d + 1 out of the cell between;
  * on anti-knight grids, d's places in a box keep d out of the cells a knight's move
- * from all of them. Returns 1 when a candidate went.
+ * from all of them. In a unit where two cells are related, each place is looked at
+ * too: it holds d or another value beside d at one of the others. Returns 1 when a
+ * candidate went.
  */
-static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m)
+static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m, int inside_too)
 {
     const int n = lay->n;
     int changed = 0;
@@ -303,24 +305,59 @@ static int FN(sees)(const Layout *lay, STATE *s, int d, const uint64_t *m)
     changed |= hit != 0;
     if (!lay->sees)
         return changed;
+    int at[SEES_PLACES], np = 0;
     uint32_t es = (uint32_t)(((uint64_t)1 << n) - 1);
+    uint64_t near[W]; /* the cells every place rules out some value at */
     for (int k = 0; k < W; k++)
-        for (uint64_t x = m[k]; x; x &= x - 1)
-            es &= lay->sees_e[(size_t)(k * 64 + __builtin_ctzll(x)) * n + d];
+        near[k] = ~m[k];
+    for (int k = 0; k < W; k++)
+        for (uint64_t x = m[k]; x; x &= x - 1) {
+            const int c = at[np++] = k * 64 + __builtin_ctzll(x);
+            es &= lay->sees_e[(size_t)c * n + d];
+            for (int j = 0; j < W; j++)
+                near[j] &= lay->sees_near[(size_t)c * W + j];
+        }
+    /* The places themselves: one holding another value e leaves d to the others, so
+     * when each of them rules out e at it, it cannot hold e (on non-consecutive grids,
+     * d's two places side by side in a row keep d - 1 and d + 1 out of both). Only in
+     * units where two cells are related. */
+    for (int i = 0; i < np && inside_too; i++) {
+        const int xk = at[i] >> 6;
+        const uint64_t xb = (uint64_t)1 << (at[i] & 63);
+        uint32_t inside = (uint32_t)(((uint64_t)1 << n) - 1) & ~((uint32_t)1 << d);
+        for (int j = 0; j < np && inside; j++)
+            if (j != i) {
+                if (!(lay->sees_near[(size_t)at[j] * W + xk] & xb))
+                    inside = 0; /* a place that rules out nothing here */
+                inside &= lay->sees_e[(size_t)at[j] * n + d];
+            }
+        for (; inside; inside &= inside - 1) {
+            const int e = __builtin_ctz(inside);
+            if (!(s->cand[e][xk] & xb))
+                continue;
+            int ruled = 1;
+            for (int j = 0; j < np && ruled; j++)
+                if (j != i)
+                    ruled = (lay->sees[(((size_t)at[j] * n + d) * n + e) * W + xk] & xb) != 0;
+            if (ruled) {
+                s->cand[e][xk] &= ~xb;
+                changed = 1;
+            }
+        }
+    }
+    if (FN(is_empty)(near))
+        return changed; /* no cell outside that every place rules out anything at */
     for (; es; es &= es - 1) {
         const int e = __builtin_ctz(es);
         hit = 0;
         for (int k = 0; k < W; k++)
-            cut[k] = ~m[k];
-        for (int k = 0; k < W; k++)
-            for (uint64_t x = m[k]; x; x &= x - 1) {
-                const uint64_t *row =
-                    lay->sees + (((size_t)(k * 64 + __builtin_ctzll(x)) * n + d) * n + e) * W;
-                for (int j = 0; j < W; j++)
-                    cut[j] &= row[j];
-            }
+            cut[k] = near[k] & s->cand[e][k];
+        for (int i = 0; i < np; i++) {
+            const uint64_t *row = lay->sees + (((size_t)at[i] * n + d) * n + e) * W;
+            for (int j = 0; j < W; j++)
+                cut[j] &= row[j];
+        }
         for (int k = 0; k < W; k++) {
-            cut[k] &= s->cand[e][k];
             hit |= cut[k];
             s->cand[e][k] &= ~cut[k];
         }
@@ -381,35 +418,66 @@ static inline uint32_t FN(values_at)(const Layout *lay, uint64_t have[][W], int 
 }
 
 /*
- * FN(shifts) when few cells changed since its last run in this fixpoint: a partner
+ * FN(shifts) when few cells changed since its last run (or since the parent state, at
+ * the start of a fixpoint below the root): a partner
  * can lose a value only where its cell lost one, so each such cell is looked at in
- * every shift it is in, its partner keeping a value while the cell still holds one
- * the table allows beside it. The same eliminations the word operations find there,
- * for a few mask tests a cell instead of a pass over every shift and value.
+ * every shift it is in, its partner keeping the values some value of the cell allows
+ * beside it. A cell holding more values than any value's barred ones (``shift_most``)
+ * leaves its partners every value and is not looked at. The same eliminations the
+ * word operations find there, for a few mask tests a cell instead of a pass over
+ * every shift and value.
  */
 static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const uint64_t *lost,
                          uint32_t *weight)
 {
     const int n = lay->n;
+    const uint32_t every = (uint32_t)(((uint64_t)1 << n) - 1);
+    /* Only a cell with at most ``most`` values can leave its partner without support
+     * for some value: the cells with more are passed over from bit-sliced counts. */
+    int most = 0;
+    for (int g = 0; g < 2 * lay->nshift; g++)
+        most = lay->shift_most[g] > most ? lay->shift_most[g] : most;
+    uint64_t look[W];
+    for (int k = 0; k < W; k++) {
+        uint64_t a = 0, b = 0, c = 0, q = 0;
+        if (most < 4)
+            for (int d = 0; d < n; d++) {
+                const uint64_t x = have[d][k];
+                q |= c & x;
+                c |= b & x;
+                b |= a & x;
+                a |= x;
+            }
+        const uint64_t more = most >= 4 ? 0 : most == 3 ? q : most == 2 ? c : most == 1 ? b : a;
+        look[k] = lost[k] & ~more;
+    }
     int changed = 0;
     for (int k0 = 0; k0 < W; k0++)
-        for (uint64_t m = lost[k0]; m; m &= m - 1) {
+        for (uint64_t m = look[k0]; m; m &= m - 1) {
             const int c = k0 * 64 + __builtin_ctzll(m);
             const uint32_t mine = FN(values_at)(lay, have, c);
+            const int many = __builtin_popcount(mine);
             for (int g = 0; g < lay->nshift; g++) {
                 const uint64_t *cells = lay->shift_bits + (size_t)g * 2 * W;
                 const int delta = lay->shift_delta[g];
                 const uint32_t *fwd = lay->pmask + lay->shift_table[g], *back = fwd + n;
                 for (int way = 0; way < 2; way++) {
-                    if (!((cells[way * W + k0] >> (c & 63)) & 1))
+                    if (many > lay->shift_most[g * 2 + way] ||
+                        !((cells[way * W + k0] >> (c & 63)) & 1))
+                        continue;
+                    /* the values the partner may keep: those some value of c allows */
+                    const uint32_t *beside = way ? back : fwd;
+                    uint32_t kept = 0;
+                    for (uint32_t x = mine; x && kept != every; x &= x - 1)
+                        kept |= beside[__builtin_ctz(x)];
+                    if (kept == every)
                         continue;
                     const int p = way ? c - delta : c + delta;
-                    const uint32_t *support = way ? fwd : back;
                     const int pk = p >> 6;
                     const uint64_t pbit = (uint64_t)1 << (p & 63);
-                    for (uint32_t es = FN(values_at)(lay, have, p); es; es &= es - 1) {
+                    for (uint32_t es = every & ~kept; es; es &= es - 1) {
                         const int e = __builtin_ctz(es);
-                        if (support[e] & mine)
+                        if (!(have[e][pk] & pbit))
                             continue;
                         if (s->placed[e][pk] & pbit) {
                             uint64_t at[W] = {0};
@@ -564,7 +632,15 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                    const STATE *base, const int generic)
 {
     const int n = lay->n;
-    f->shift_snap_ok = 0; /* FN(shifts) starts this fixpoint with a whole pass */
+    /* FN(shifts) looks from what changed since the state this one was copied from
+     * (its relations held there), else it starts with a whole pass */
+    f->shift_snap_ok = 0;
+    if (base && lay->nshift) {
+        for (int d = 0; d < n; d++)
+            for (int k = 0; k < W; k++)
+                f->shift_snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
+        f->shift_snap_ok = 1;
+    }
     if (generic && lay->ntop) {
         if (base) {
             for (int d = 0; d < n; d++)
@@ -688,7 +764,7 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                     changed = 1;
                 } else {
                     if (lay->sees_on && count <= SEES_PLACES)
-                        changed |= FN(sees)(lay, s, d, m);
+                        changed |= FN(sees)(lay, s, d, m, (lay->sees_inside[u >> 6] >> (u & 63)) & 1);
                     if (count > lay->max_inter)
                         continue;
                     for (int p = lay->pair_start[u]; p < lay->pair_start[u + 1]; p++) {
