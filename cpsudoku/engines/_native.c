@@ -118,6 +118,10 @@ typedef struct {
     /* per shift and way, the most values barred beside any one value: a cell holding
      * more than that many values leaves every value to its partner (FN(shifts_at)) */
     int *shift_most;
+    /* per cell (shift_way_words words each), bit g * 2 + way for each shift g it is
+     * in on that side (way 0: a first cell, 1: a partner) */
+    uint64_t *shift_ways;
+    int shift_way_words;
 } Layout;
 
 typedef struct {
@@ -319,6 +323,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->shift_bits);
     PyMem_Free(lay->shift_barred);
     PyMem_Free(lay->shift_most);
+    PyMem_Free(lay->shift_ways);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -1682,6 +1687,18 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
     if (digit_pairs && digit_pairs != Py_None && read_digit_pairs(lay, digit_pairs) < 0) {
         layout_free(lay);
         return -1;
+    }
+    if (lay->nshift) {
+        const int ww = lay->shift_way_words = (2 * lay->nshift + 63) / 64;
+        lay->shift_ways = PyMem_Calloc((size_t)cells * ww, sizeof(uint64_t));
+        if (!lay->shift_ways)
+            goto nomem;
+        for (int gw = 0; gw < 2 * lay->nshift; gw++) {
+            const uint64_t *side = lay->shift_bits + (size_t)gw * words;
+            for (int c = 0; c < cells; c++)
+                if (side[c >> 6] >> (c & 63) & 1)
+                    lay->shift_ways[(size_t)c * ww + (gw >> 6)] |= (uint64_t)1 << (gw & 63);
+        }
     }
     if (build_sees(lay) < 0)
         goto nomem;

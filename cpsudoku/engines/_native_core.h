@@ -457,14 +457,15 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
             const int c = k0 * 64 + __builtin_ctzll(m);
             const uint32_t mine = FN(values_at)(lay, have, c);
             const int many = __builtin_popcount(mine);
-            for (int g = 0; g < lay->nshift; g++) {
-                const uint64_t *cells = lay->shift_bits + (size_t)g * 2 * W;
-                const int delta = lay->shift_delta[g];
-                const uint32_t *fwd = lay->pmask + lay->shift_table[g], *back = fwd + n;
-                for (int way = 0; way < 2; way++) {
-                    if (many > lay->shift_most[g * 2 + way] ||
-                        !((cells[way * W + k0] >> (c & 63)) & 1))
+            const int ww = lay->shift_way_words;
+            for (int j = 0; j < ww; j++)
+                for (uint64_t ways = lay->shift_ways[(size_t)c * ww + j]; ways; ways &= ways - 1) {
+                    /* each shift g and side way (0: c a first cell, 1: a partner) c is in */
+                    const int gw = j * 64 + __builtin_ctzll(ways), g = gw >> 1, way = gw & 1;
+                    if (many > lay->shift_most[gw])
                         continue;
+                    const int delta = lay->shift_delta[g];
+                    const uint32_t *fwd = lay->pmask + lay->shift_table[g], *back = fwd + n;
                     /* the values the partner may keep: those some value of c allows */
                     const uint32_t *beside = way ? back : fwd;
                     uint32_t kept = 0;
@@ -490,7 +491,6 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
                         changed = 1;
                     }
                 }
-            }
         }
     return changed;
 }
