@@ -96,7 +96,10 @@ static inline int FN(place)(const Layout *lay, STATE *s, int d, int i)
     return 1;
 }
 
-/* A failure in the cells of ``cells``: each weighs one more in branching. */
+/* A failure in the cells of ``cells``: each weighs one more in branching. Under
+ * shifts, where no propagator is to blame, the cell that lost its last value (or
+ * the partner that lost its placed one) alone: weighing its partners in every shift
+ * too took more nodes (docs/design.md). */
 static inline void FN(weigh)(const uint64_t *cells, uint32_t *weight)
 {
     for (int k = 0; k < W; k++)
@@ -387,25 +390,6 @@ static inline void FN(shift)(const uint64_t *src, int delta, uint64_t *dst)
     }
 }
 
-/* A failure at ``cells`` under shifts: they and their partners in every shift weigh
- * one more in branching, as a failing pair's two cells do. */
-static void FN(weigh_shifted)(const Layout *lay, const uint64_t *cells, uint32_t *weight)
-{
-    FN(weigh)(cells, weight);
-    for (int g = 0; g < lay->nshift; g++) {
-        const uint64_t *from = lay->shift_bits + (size_t)g * 2 * W, *to = from + W;
-        uint64_t mine[W], out[W];
-        for (int k = 0; k < W; k++)
-            mine[k] = cells[k] & from[k];
-        FN(shift)(mine, lay->shift_delta[g], out);
-        FN(weigh)(out, weight);
-        for (int k = 0; k < W; k++)
-            mine[k] = cells[k] & to[k];
-        FN(shift)(mine, -lay->shift_delta[g], out);
-        FN(weigh)(out, weight);
-    }
-}
-
 /* The values cell c may hold, as a mask (bit d for digit d + 1). */
 static inline uint32_t FN(values_at)(const Layout *lay, uint64_t have[][W], int c)
 {
@@ -483,7 +467,7 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
                         if (s->placed[e][pk] & pbit) {
                             uint64_t at[W] = {0};
                             at[pk] = pbit;
-                            FN(weigh_shifted)(lay, at, weight);
+                            FN(weigh)(at, weight);
                             return -1;
                         }
                         s->cand[e][pk] &= ~pbit;
@@ -607,7 +591,7 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
                     if (hit & s->placed[e][k]) {
                         uint64_t at[W] = {0};
                         at[k] = hit & s->placed[e][k];
-                        FN(weigh_shifted)(lay, at, weight);
+                        FN(weigh)(at, weight);
                         return -1;
                     }
                     if (hit) {
@@ -673,7 +657,7 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                 uint64_t gone[W];
                 for (int k = 0; k < W; k++)
                     gone[k] = s->open[k] & ~one[k];
-                FN(weigh_shifted)(lay, gone, f->weight);
+                FN(weigh)(gone, f->weight);
             }
             return 0;
         }
