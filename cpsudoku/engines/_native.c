@@ -144,6 +144,8 @@ typedef struct {
     uint64_t *snap;    /* each digit's cells (cand | placed) when they last looked */
     uint64_t *shift_snap; /* each digit's cells when FN(shifts) last began a run */
     int shift_snap_ok; /* ... in this fixpoint */
+    uint64_t *cage_snap; /* each digit's cells when FN(cages) last began a run */
+    int cage_snap_ok;  /* ... in this fixpoint */
     uint64_t *queue;   /* the top-level propagators woken */
     uint32_t *masks;   /* frames */
     uint64_t *words;   /* layers of sums and automata */
@@ -1727,12 +1729,14 @@ static int frames_alloc(const LayoutObject *self, Frame *f)
     f->todo = PyMem_RawMalloc(depth * sizeof(uint64_t));
     f->snap = PyMem_RawMalloc((size_t)lay->n * lay->words * sizeof(uint64_t));
     f->shift_snap = PyMem_RawMalloc((size_t)lay->n * lay->words * sizeof(uint64_t));
+    f->cage_snap = PyMem_RawMalloc((size_t)lay->n * lay->words * sizeof(uint64_t));
     f->queue = PyMem_RawCalloc((size_t)lay->ntop / 64 + 1, sizeof(uint64_t));
     f->masks = PyMem_RawMalloc((lay->mask_scratch + 1) * sizeof(uint32_t));
     f->words = PyMem_RawMalloc((lay->word_scratch + 1) * sizeof(uint64_t));
     f->weight = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
     f->values = PyMem_RawMalloc((size_t)lay->cells * sizeof(uint32_t));
-    if (!f->states || !f->cells || !f->todo || !f->snap || !f->shift_snap || !f->queue ||
+    if (!f->states || !f->cells || !f->todo || !f->snap || !f->shift_snap || !f->cage_snap ||
+        !f->queue ||
         !f->masks || !f->words || !f->weight || !f->values) {
         frames_free(f);
         return -1;
@@ -1747,6 +1751,7 @@ static void frames_free(Frame *f)
     PyMem_RawFree(f->todo);
     PyMem_RawFree(f->snap);
     PyMem_RawFree(f->shift_snap);
+    PyMem_RawFree(f->cage_snap);
     PyMem_RawFree(f->queue);
     PyMem_RawFree(f->masks);
     PyMem_RawFree(f->words);

@@ -114,12 +114,31 @@ static inline void FN(weigh)(const uint64_t *cells, uint32_t *weight)
  * place left: a contradiction; one: placed). The cage's cells are also a unit, so its
  * digits differ. Returns -1 on a contradiction, 1 on a change, else 0.
  */
-static int FN(cages)(const Layout *lay, STATE *s, uint32_t *weight)
+static int FN(cages)(const Layout *lay, STATE *s, Frame *f)
 {
     const int n = lay->n;
+    uint32_t *const weight = f->weight;
+    /* Only a cage with a cell that changed since the last run began (its own
+     * eliminations included) can have news: the others are passed over. */
+    uint64_t moved[W];
+    uint64_t *const snap = f->cage_snap;
+    for (int k = 0; k < W; k++)
+        moved[k] = f->cage_snap_ok ? 0 : ~(uint64_t)0;
+    for (int d = 0; d < n; d++)
+        for (int k = 0; k < W; k++) {
+            const uint64_t x = s->cand[d][k] | s->placed[d][k];
+            moved[k] |= snap[d * W + k] ^ x;
+            snap[d * W + k] = x;
+        }
+    f->cage_snap_ok = 1;
     int changed = 0;
     for (int c = 0; c < lay->ncages; c++) {
         const uint64_t *cells = lay->cage_cells + (size_t)c * W;
+        uint64_t news = 0;
+        for (int k = 0; k < W; k++)
+            news |= cells[k] & moved[k];
+        if (!news)
+            continue;
         uint32_t have = 0, avail = 0; /* digits placed in the cage; still possible there */
         for (int d = 0; d < n; d++) {
             uint64_t x = 0, y = 0;
@@ -618,12 +637,18 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
     const int n = lay->n;
     /* FN(shifts) looks from what changed since the state this one was copied from
      * (its relations held there), else it starts with a whole pass */
-    f->shift_snap_ok = 0;
+    f->shift_snap_ok = f->cage_snap_ok = 0;
     if (base && lay->nshift) {
         for (int d = 0; d < n; d++)
             for (int k = 0; k < W; k++)
                 f->shift_snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
         f->shift_snap_ok = 1;
+    }
+    if (base && lay->ncages) { /* so do the cages */
+        for (int d = 0; d < n; d++)
+            for (int k = 0; k < W; k++)
+                f->cage_snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
+        f->cage_snap_ok = 1;
     }
     if (generic && lay->ntop) {
         if (base) {
@@ -686,7 +711,7 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                 continue;
         }
         if (lay->ncages) { /* before "solved": a full cage must still make its sum */
-            int step = FN(cages)(lay, s, f->weight);
+            int step = FN(cages)(lay, s, f);
             if (step < 0)
                 return 0;
             if (step > 0)
