@@ -162,6 +162,8 @@ def cell_index(value: object, n: int) -> int:
     Raises:
         RulesError: neither, or off the grid.
     """
+    if type(value) is int and 0 <= value < n * n:  # the common case, first
+        return value
     if isinstance(value, str):
         match = _CELL_NAME.match(value.strip())
         if match is None:

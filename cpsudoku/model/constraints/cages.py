@@ -110,16 +110,16 @@ class Cage(Constraint):
         """
         cells = tuple(cells)
         check_cage_cells(cells, size, "cage")
-        where = f"the cage at {cell_name(cells[0], size)}"
         wanted = sorted(set(sums))
         if len(wanted) == 1:
             total, wanted = wanted[0], []
-        low, high = sum(range(1, len(cells) + 1)), sum(range(size - len(cells) + 1, size + 1))
+        k = len(cells)
+        low, high = k * (k + 1) // 2, k * (2 * size - k + 1) // 2  # 1..k, size-k+1..size
         for s in [total] if total is not None else wanted:
             if not low <= s <= high:
                 raise RulesError(
-                    f"{where}: {len(cells)} different digits cannot add up to {s} "
-                    f"(only {low} to {high})"
+                    f"the cage at {cell_name(cells[0], size)}: {k} different digits "
+                    f"cannot add up to {s} (only {low} to {high})"
                 )
         return cls(cells, total, tuple(wanted))
 
@@ -180,6 +180,13 @@ def check_cage_cells(cells: tuple[int, ...], size: int, what: str) -> None:
     """Raise RulesError unless ``cells`` can hold different digits on the grid."""
     if not cells:
         raise RulesError(f"a {what} has no cells")
+    last = size * size
+    if (  # the common case: no message to build
+        all(type(i) is int and 0 <= i < last for i in cells)
+        and len(set(cells)) == len(cells)
+        and len(cells) <= size
+    ):
+        return
     where = f"the {what} at {cell_name(cells[0], size)}"
     for i in cells:
         check_cell(i, size, where)
