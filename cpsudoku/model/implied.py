@@ -54,29 +54,44 @@ def _implied(rules: Rules, most: int) -> tuple[Cage, ...]:
     n = rules.n
     units_of = rules.units_of
     unit_cells = rules.unit_cells
-    # Per unit, the totals its cages can add up to: one, or with multi-sum cages each
-    # sum of one of every cage's sums (a set of at most n(n+1)/2 + 1 numbers).
-    totals: list[set[int]] = [{0} for _ in unit_cells]
-    covered: list[list[int]] = [[] for _ in unit_cells]
+    # Per unit holding whole cages, the totals its cages can add up to: one, or with
+    # multi-sum cages each sum of one of every cage's sums (a set of at most n(n+1)/2
+    # + 1 numbers), and the cells they cover.
+    totals: dict[int, set[int]] = {}
+    covered: dict[int, list[int]] = {}
     for cage in rules.constraints:
-        if type(cage) is not Cage or not cage.targets or not cage.cells:
+        if type(cage) is not Cage or not cage.cells:
+            continue
+        targets = cage.targets
+        if not targets:
             continue
         # The units holding every cell of the cage.
-        shared = set(units_of[cage.cells[0]]).intersection(*(units_of[i] for i in cage.cells))
+        cells = cage.cells
+        shared = set(units_of[cells[0]])
+        for i in cells[1:]:
+            shared.intersection_update(units_of[i])
         for k in shared:
-            totals[k] = {a + t for a in totals[k] for t in cage.targets}
-            covered[k].extend(cage.cells)
+            if k in totals:
+                totals[k] = {a + t for a in totals[k] for t in targets}
+                covered[k].extend(cells)
+            else:
+                totals[k] = set(targets)
+                covered[k] = list(cells)
     full = n * (n + 1) // 2
     found: list[Cage] = []
     seen: set[tuple[int, ...]] = set()
-    for k, cells in enumerate(unit_cells):
-        if len(cells) != n or not covered[k] or len(set(covered[k])) != len(covered[k]):
-            continue
+    for k in sorted(covered):
+        cells = unit_cells[k]
         inside = set(covered[k])
-        left = tuple(i for i in cells if i not in inside)
-        if not 1 <= len(left) <= most or left in seen:
+        if len(cells) != n or len(inside) != len(covered[k]):
             continue
-        low, high = sum(range(1, len(left) + 1)), sum(range(n - len(left) + 1, n + 1))
+        size = n - len(inside)
+        if not 1 <= size <= most:
+            continue
+        left = tuple(i for i in cells if i not in inside)
+        if left in seen:
+            continue
+        low, high = size * (size + 1) // 2, size * (2 * n - size + 1) // 2
         sums = sorted(s for a in totals[k] if low <= (s := full - a) <= high)
         if not sums:
             continue
