@@ -118,6 +118,7 @@ typedef struct {
     /* per shift and way, the most values barred beside any one value: a cell holding
      * more than that many values leaves every value to its partner (FN(shifts_at)) */
     int *shift_most;
+    int shift_most_any; /* the most of them over every shift and way */
     /* per cell (shift_way_words words each), bit g * 2 + way for each shift g it is
      * in on that side (way 0: a first cell, 1: a partner) */
     uint64_t *shift_ways;
@@ -861,6 +862,8 @@ static int read_shift(Builder *bd, PyObject *spec)
             const uint32_t allowed = support[e], no = (uint32_t)((1ull << n) - 1) & ~allowed;
             if (__builtin_popcount(no) > most[k * 2 + way])
                 most[k * 2 + way] = __builtin_popcount(no);
+            if (most[k * 2 + way] > lay->shift_most_any)
+                lay->shift_most_any = most[k * 2 + way];
             uint32_t code = SHIFT_LOOP;
             if (__builtin_popcount(no) <= 3 && __builtin_popcount(allowed) >= 4) {
                 code = (uint32_t)__builtin_popcount(no) << 15;

@@ -437,9 +437,7 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
     const uint32_t every = (uint32_t)(((uint64_t)1 << n) - 1);
     /* Only a cell with at most ``most`` values can leave its partner without support
      * for some value: the cells with more are passed over from bit-sliced counts. */
-    int most = 0;
-    for (int g = 0; g < 2 * lay->nshift; g++)
-        most = lay->shift_most[g] > most ? lay->shift_most[g] : most;
+    const int most = lay->shift_most_any;
     uint64_t look[W];
     for (int k = 0; k < W; k++) {
         uint64_t a = 0, b = 0, c = 0, q = 0;
@@ -635,30 +633,26 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                    const STATE *base, const int generic)
 {
     const int n = lay->n;
-    /* FN(shifts) looks from what changed since the state this one was copied from
-     * (its relations held there), else it starts with a whole pass */
-    f->shift_snap_ok = f->cage_snap_ok = 0;
-    if (base && lay->nshift) {
+    /* The shifts, the cages and the propagators look from what changed since the
+     * state this one was copied from (they all held there); at the root the shifts
+     * and the cages start with a whole pass, and every propagator looks. */
+    const int shifts = base && lay->nshift, cages = base && lay->ncages,
+              wake = base && generic && lay->ntop;
+    f->shift_snap_ok = shifts;
+    f->cage_snap_ok = cages;
+    if (shifts || cages || wake)
         for (int d = 0; d < n; d++)
-            for (int k = 0; k < W; k++)
-                f->shift_snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
-        f->shift_snap_ok = 1;
-    }
-    if (base && lay->ncages) { /* so do the cages */
-        for (int d = 0; d < n; d++)
-            for (int k = 0; k < W; k++)
-                f->cage_snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
-        f->cage_snap_ok = 1;
-    }
-    if (generic && lay->ntop) {
-        if (base) {
-            for (int d = 0; d < n; d++)
-                for (int k = 0; k < W; k++)
-                    f->snap[d * W + k] = base->cand[d][k] | base->placed[d][k];
-        } else {
-            f->wake_all = 1;
-        }
-    }
+            for (int k = 0; k < W; k++) {
+                const uint64_t x = base->cand[d][k] | base->placed[d][k];
+                if (shifts)
+                    f->shift_snap[d * W + k] = x;
+                if (cages)
+                    f->cage_snap[d * W + k] = x;
+                if (wake)
+                    f->snap[d * W + k] = x;
+            }
+    if (!base && generic && lay->ntop)
+        f->wake_all = 1;
     for (;;) {
         uint64_t one[W], two[W], three[W];
         for (int k = 0; k < W; k++)
