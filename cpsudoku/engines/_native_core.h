@@ -420,6 +420,23 @@ static inline uint32_t FN(values_at)(const Layout *lay, uint64_t have[][W], int 
     return m;
 }
 
+/* The cells with at least one, two, three and four values in ``have``, bit-sliced. */
+static inline void FN(at_least)(const Layout *lay, uint64_t have[][W], uint64_t *one,
+                                uint64_t *two, uint64_t *three, uint64_t *four)
+{
+    for (int k = 0; k < W; k++) {
+        uint64_t a = 0, b = 0, c = 0, q = 0;
+        for (int d = 0; d < lay->n; d++) {
+            const uint64_t x = have[d][k];
+            q |= c & x;
+            c |= b & x;
+            b |= a & x;
+            a |= x;
+        }
+        one[k] = a, two[k] = b, three[k] = c, four[k] = q;
+    }
+}
+
 /*
  * FN(shifts) when few cells changed since its last run (or since the parent state, at
  * the start of a fixpoint below the root): a partner
@@ -438,20 +455,11 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
     /* Only a cell with at most ``most`` values can leave its partner without support
      * for some value: the cells with more are passed over from bit-sliced counts. */
     const int most = lay->shift_most_any;
-    uint64_t look[W];
-    for (int k = 0; k < W; k++) {
-        uint64_t a = 0, b = 0, c = 0, q = 0;
-        if (most < 4)
-            for (int d = 0; d < n; d++) {
-                const uint64_t x = have[d][k];
-                q |= c & x;
-                c |= b & x;
-                b |= a & x;
-                a |= x;
-            }
-        const uint64_t more = most >= 4 ? 0 : most == 3 ? q : most == 2 ? c : most == 1 ? b : a;
-        look[k] = lost[k] & ~more;
-    }
+    uint64_t look[W], count[4][W];
+    if (most < 4)
+        FN(at_least)(lay, have, count[0], count[1], count[2], count[3]);
+    for (int k = 0; k < W; k++)
+        look[k] = lost[k] & ~(most < 4 ? count[most][k] : 0);
     int changed = 0;
     for (int k0 = 0; k0 < W; k0++)
         for (uint64_t m = look[k0]; m; m &= m - 1) {
@@ -557,17 +565,7 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
                 const uint32_t code = lay->shift_barred[(g * 2 + way) * n + e];
                 if (code != SHIFT_LOOP) {
                     if (!counted) {
-                        for (int k = 0; k < W; k++) {
-                            uint64_t a = 0, b = 0, c = 0, q = 0;
-                            for (int d = 0; d < n; d++) {
-                                const uint64_t x = have[d][k];
-                                q |= c & x;
-                                c |= b & x;
-                                b |= a & x;
-                                a |= x;
-                            }
-                            one[k] = a, two[k] = b, three[k] = c, four[k] = q;
-                        }
+                        FN(at_least)(lay, have, one, two, three, four);
                         counted = 1;
                     }
                     /* no support: no value, or only barred ones */
