@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from cpsudoku.model.constraints import Cage
+from cpsudoku.model.constraints.cages import sum_bounds
 from cpsudoku.model.constraints.sums import LinearSum
 from cpsudoku.model.rules import Rules
 
@@ -91,7 +92,7 @@ def _implied(rules: Rules, most: int) -> tuple[Cage, ...]:
         left = tuple(i for i in cells if i not in inside)
         if left in seen:
             continue
-        low, high = size * (size + 1) // 2, size * (2 * n - size + 1) // 2
+        low, high = sum_bounds(size, n)
         sums = sorted(s for a in totals[k] if low <= (s := full - a) <= high)
         if not sums:
             continue

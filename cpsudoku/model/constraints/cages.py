@@ -114,7 +114,7 @@ class Cage(Constraint):
         if len(wanted) == 1:
             total, wanted = wanted[0], []
         k = len(cells)
-        low, high = k * (k + 1) // 2, k * (2 * size - k + 1) // 2  # 1..k, size-k+1..size
+        low, high = sum_bounds(k, size)
         for s in [total] if total is not None else wanted:
             if not low <= s <= high:
                 raise RulesError(
@@ -174,6 +174,11 @@ class Cage(Constraint):
         if not self.restricts:
             return (Distinct(self.cells),)
         return (DigitSets(self.cells, set_masks(tuple(self.combinations(n)))),)
+
+
+def sum_bounds(k: int, n: int) -> tuple[int, int]:
+    """The least and greatest sums of ``k`` different digits of 1..n: 1..k and n-k+1..n."""
+    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
 
 
 def check_cage_cells(cells: tuple[int, ...], size: int, what: str) -> None:
