@@ -107,6 +107,21 @@ static inline void FN(weigh)(const uint64_t *cells, uint32_t *weight)
             weight[k * 64 + __builtin_ctzll(m)]++;
 }
 
+/* The cells whose values (cand | placed) changed since ``snap`` was taken (below the
+ * root a state only ever loses values), and ``snap`` renewed to the values now. */
+static inline void FN(changed_since)(const Layout *lay, const STATE *s, uint64_t *snap,
+                                     uint64_t *out)
+{
+    for (int k = 0; k < W; k++)
+        out[k] = 0;
+    for (int d = 0; d < lay->n; d++)
+        for (int k = 0; k < W; k++) {
+            const uint64_t x = s->cand[d][k] | s->placed[d][k];
+            out[k] |= snap[d * W + k] ^ x;
+            snap[d * W + k] = x;
+        }
+}
+
 /*
  * Killer cages: the digit sets that make each cage's sum (bit masks, from the caller)
  * and still hold the digits placed in it. Digits in none of them leave the cage's open
@@ -121,15 +136,10 @@ static int FN(cages)(const Layout *lay, STATE *s, Frame *f)
     /* Only a cage with a cell that changed since the last run began (its own
      * eliminations included) can have news: the others are passed over. */
     uint64_t moved[W];
-    uint64_t *const snap = f->cage_snap;
-    for (int k = 0; k < W; k++)
-        moved[k] = f->cage_snap_ok ? 0 : ~(uint64_t)0;
-    for (int d = 0; d < n; d++)
-        for (int k = 0; k < W; k++) {
-            const uint64_t x = s->cand[d][k] | s->placed[d][k];
-            moved[k] |= snap[d * W + k] ^ x;
-            snap[d * W + k] = x;
-        }
+    FN(changed_since)(lay, s, f->cage_snap, moved);
+    if (!f->cage_snap_ok)
+        for (int k = 0; k < W; k++)
+            moved[k] = ~(uint64_t)0; /* the first run of this fixpoint: every cage */
     f->cage_snap_ok = 1;
     int changed = 0;
     for (int c = 0; c < lay->ncages; c++) {
@@ -249,16 +259,11 @@ static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
  */
 static int FN(wake)(const Layout *lay, STATE *s, Frame *f)
 {
-    const int n = lay->n, qwords = (lay->ntop + 63) >> 6;
+    const int qwords = (lay->ntop + 63) >> 6;
     uint64_t *queue = f->queue, diff[W];
     for (int k = 0; k < W; k++)
-        diff[k] = f->known[k] = 0;
-    for (int d = 0; d < n; d++)
-        for (int k = 0; k < W; k++) {
-            uint64_t x = s->cand[d][k] | s->placed[d][k];
-            diff[k] |= x ^ f->snap[d * W + k];
-            f->snap[d * W + k] = x;
-        }
+        f->known[k] = 0;
+    FN(changed_since)(lay, s, f->snap, diff);
     if (f->wake_all) {
         for (int j = 0; j < lay->ntop; j++)
             queue[j >> 6] |= (uint64_t)1 << (j & 63);
@@ -510,8 +515,8 @@ static int FN(shifts_at)(const Layout *lay, STATE *s, uint64_t have[][W], const 
  * shifted onto their partners, which lose e; and the same backwards. Arc consistency
  * on every pair, as the relation kernel gives one pair, in a few word operations per
  * value. A placed partner losing its value is a contradiction (a full grid keeps every
- * relation). When few cells changed since the last run in this fixpoint, FN(shifts_at)
- * looks at those alone. Returns -1 on a contradiction, 1 on a change, else 0.
+ * relation). When few cells changed since the last run in this fixpoint (or since the
+ * parent state, at its first run), FN(shifts_at) looks at those alone. Returns -1 on a contradiction, 1 on a change, else 0.
  */
 static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
 {
@@ -523,19 +528,12 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
             have[d][k] = s->cand[d][k] | s->placed[d][k];
     /* The cells that lost a value since the last run began (its own eliminations
      * included, so nothing it left half done is missed); few: look at those alone. */
-    uint64_t *const snap = f->shift_snap;
     const int since = f->shift_snap_ok; /* else the first run of this fixpoint: whole */
     uint64_t lost[W];
+    FN(changed_since)(lay, s, f->shift_snap, lost);
     int count = 0;
-    for (int k = 0; k < W; k++) {
-        lost[k] = 0;
-        for (int d = 0; d < n; d++) {
-            if (since)
-                lost[k] |= snap[d * W + k] & ~have[d][k];
-            snap[d * W + k] = have[d][k];
-        }
+    for (int k = 0; k < W; k++)
         count += __builtin_popcountll(lost[k]);
-    }
     f->shift_snap_ok = 1;
     if (since && count <= SHIFT_CELLS)
         return FN(shifts_at)(lay, s, have, lost, weight);
