@@ -324,8 +324,7 @@ def _slow_but_the_first(chunk: Sequence[str], options: SolveOptions) -> list[int
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_worker_that_shrugs_off_sigterm_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker that got SIGTERM before its initializer ran the parent's handler for it
-    (which only asks to stop) lives on; when the run stops early, it is killed after
+    """A worker deaf to SIGTERM lives on; when the run stops early, it is killed after
     the grace period, not left for the interpreter's exit to wait on."""
     import multiprocessing
 
@@ -346,6 +345,48 @@ def test_a_worker_that_shrugs_off_sigterm_is_killed(monkeypatch: pytest.MonkeyPa
     run.close()  # the others are still sleeping, deaf to SIGTERM
     assert time.perf_counter() - began < 20
     assert not [p.pid for p in set(multiprocessing.active_children()) - before if _running(p.pid)]
+
+
+_SIGTERM_AT_FORK = """
+import ctypes, functools, os, signal
+from cpsudoku.datasets import pool
+from cpsudoku.datasets.options import SolveOptions
+
+class Stop(Exception):
+    pass
+
+def stop(signum, frame):
+    raise Stop
+
+def lengths(chunk, options):
+    return [len(x) for x in chunk]
+
+signal.signal(signal.SIGTERM, stop)
+# SIGTERM to every worker the moment it is forked, before any of its Python runs
+# (a C callable: no Python frame of the hook's own to run the handler in).
+os.register_at_fork(after_in_child=functools.partial(
+    getattr(ctypes.CDLL(None), "raise"), signal.SIGTERM))
+parent = os.getpid()
+try:
+    list(pool.run_chunks(["a", "bb", "ccc"], lengths, SolveOptions(), 2, 1))
+finally:
+    print("parent" if os.getpid() == parent else "worker", flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_worker_terminated_as_it_forks_never_runs_the_parents_code() -> None:
+    """SIGTERM reaching a worker between the fork and its start-up once ran the
+    parent's handler there; the exception unwound the worker's copy of the parent's
+    stack, and the worker went on as the parent (stopping the pool, writing outputs).
+    Held until the worker's own handlers are in place, it just ends the worker."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _SIGTERM_AT_FORK], capture_output=True, text=True, timeout=120
+    )
+    assert run.stdout.split() == ["parent"], run.stderr
 
 
 def _running(pid: int | None) -> bool:

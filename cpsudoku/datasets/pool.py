@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,6 +25,8 @@ from cpsudoku.engines.processes import (
     die_with_parent,
     ignore_ctrl_c,
     parent_identity,
+    release_sigterm,
+    sigterm_held,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def _init_worker(options: SolveOptions, parent: tuple[int, bool]) -> None:
     # Ctrl-C and SIGTERM are the parent's to handle: it stops dispatching, ends the
     # workers and closes the output. A worker whose parent died ends at once.
     ignore_ctrl_c()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_sigterm()  # held since the fork (see sigterm_held)
     die_with_parent(*parent)
     get_backend(options.backend)  # encode the rules once, before the first chunk
     if options.verify_with:
@@ -175,7 +176,7 @@ def _run_chunks(
     window: deque[tuple[list[T], Future[tuple[R, float]]]] = deque()
     try:
         for chunk in chunker.chunks(items):
-            with ctrl_c_held():  # the first submit forks the workers
+            with ctrl_c_held(), sigterm_held():  # the first submit forks the workers
                 future = pool.submit(_timed, fn, pack(chunk) if pack else chunk)
             window.append((chunk, future))
             while len(window) >= 3 * jobs or (window and window[0][1].done()):
@@ -202,10 +203,9 @@ STOP_GRACE = 5.0
 def _end(processes: Sequence[BaseProcess]) -> None:
     """End ``processes``: SIGTERM, :data:`STOP_GRACE` seconds, then SIGKILL.
 
-    A worker that got SIGTERM between the fork and its initializer ran the parent's
-    handler for it (the command line's, which only asks to stop) and may live on,
-    waiting for work or for a lock a terminated worker held; a process whose children
-    are still alive waits for them when it exits. Nothing can catch SIGKILL.
+    A worker may live on after SIGTERM, waiting for a lock a terminated worker held, or
+    deaf to it (a solver's own handler); a process whose children are still alive
+    waits for them when it exits. Nothing can catch SIGKILL.
     """
     for process in processes:
         process.terminate()

@@ -77,6 +77,36 @@ def ctrl_c_held() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+@contextmanager
+def sigterm_held() -> Iterator[None]:
+    """Hold SIGTERM back in this thread while it forks worker processes.
+
+    A forked worker runs its parent's Python code until its own start-up sets its
+    handlers. A SIGTERM that reached it meanwhile ran the parent's handler (the command
+    line's raises :class:`~cpsudoku.cli.Terminated`) in the worker, *outside* the
+    guard that ends a forked child whatever happens: the exception unwound the copy of
+    the parent's stack, and the worker went on as if it were the parent (it stopped
+    the pool, wrote the outputs, ran the rest of the program). Blocked, the signal
+    waits in the worker until :func:`release_sigterm`, by which time its default
+    action applies; in the parent it arrives when the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def release_sigterm() -> None:
+    """In a worker: end at SIGTERM (the default action), including one held since the fork."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
 def parent_identity() -> tuple[int, bool]:
     """What a worker must know of the process starting it, for :func:`die_with_parent`.
 
