@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from itertools import permutations
+from itertools import pairwise, permutations
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,14 @@ from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
 Grid = tuple[tuple[int, ...], ...]
+
+#: Published doppelgangers in cpsudoku's JSON (tests/data/published/README.md).
+PUBLISHED_OWN = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "published" / "cpsudoku.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+]
 
 
 @cache
@@ -206,6 +214,12 @@ def test_a_doppelganger_reads_with_0_for_the_value_n_and_solves_from_the_cli(
     out = capsys.readouterr().out
     assert "unique" in out
     assert "".join(map(str, one)) in "".join(ch for ch in out.split("unique")[0] if ch.isdigit())
+    # --symbols with a puzzle that brings its own rules: the symbols need only be as
+    # many as its values (they once set default boxes, refused as "not 2x5 boxes").
+    assert main(["solve", text, "--backend", "sat", "--symbols", "01234"]) == 0
+    assert "unique" in capsys.readouterr().out
+    assert main(["solve", text, "--backend", "sat", "--symbols", "0123"]) == 2
+    assert "unknown symbol '4' at row 1, column 5" in capsys.readouterr().err
 
 
 def test_the_json_schema_takes_a_doppelganger_puzzle() -> None:
@@ -215,6 +229,8 @@ def test_the_json_schema_takes_a_doppelganger_puzzle() -> None:
     validator = jsonschema.Draft202012Validator(schema)
     for rules in (rules_of(10), rules_of(7, box="3x2")):
         validator.validate({"rules": rules.spec(), "puzzle": "." * rules.cells})
+    for row in PUBLISHED_OWN:  # box whispers, whisper values and loops
+        validator.validate(row["puzzle"])
     bad = {"kind": "doppelganger", "box": "three"}
     assert not validator.is_valid({"rules": {"size": 10, "constraints": [bad]}, "puzzle": ""})
 
@@ -238,3 +254,88 @@ def test_a_thermometer_on_a_doppelganger_reads_its_0_as_the_lowest_digit() -> No
     )
     counts = engines_count(rules, tuple(cells))
     assert set(counts.values()) == {expected}, counts
+
+
+def _box_missing(grid: Grid, br: int, bc: int) -> list[int]:
+    """The digit each box of a small grid misses, boxes row by row."""
+    inner = len(grid)
+    digits = set(range(1, inner + 1))
+    return [
+        (digits - {grid[r0 + r][c0 + c] for r in range(br) for c in range(bc)}).pop()
+        for r0 in range(0, inner, br)
+        for c0 in range(0, inner, bc)
+    ]
+
+
+def _keeps_box_whisper(grid: Grid, boxes: list[int], value: int) -> bool:
+    """ISS's whisper on the boxes' missing digits (boxes numbered from 1), read directly."""
+    missing = _box_missing(grid, 2, 2)
+    return all(abs(missing[a - 1] - missing[b - 1]) >= value for a, b in pairwise(boxes))
+
+
+#: Lines over the 4x4's boxes; the loop cannot hold (three of 1..4 pairwise 2 apart),
+#: though its open line [2, 3, 4] can.
+BOX_WHISPERS = [([1, 2, 4], 2), ([2, 3, 4], 2), ([2, 3, 4, 2], 2), ([1, 4], 3)]
+
+
+@pytest.mark.parametrize(("boxes", "value"), BOX_WHISPERS)
+def test_a_box_whisper_keeps_the_grids_brute_force_keeps(boxes: list[int], value: int) -> None:
+    """The rule's own check and every engine's count against ISS's statement read
+    directly on every 4x4 grid: the boxes' missing digits, neighbours on the line at
+    least ``value`` apart (a loop repeats its first box)."""
+    spec = {"box_whispers": [{"boxes": boxes, "value": value}]}
+    (rule,) = rules_of(5, **spec).constraints
+    grids = iss_grids(4, 2, 2)
+    keep = [g for g in grids if _keeps_box_whisper(g, boxes, value)]
+    assert len(keep) < len(grids)
+    assert [g for g in grids if rule.problem(written(g), 5) is None] == keep
+    rng = random.Random(len(keep))
+    cells = [0] * 25
+    if keep:
+        one = written(keep[rng.randrange(len(keep))])
+        for i in rng.sample(range(25), 3):
+            cells[i] = one[i]
+    expected = sum(all(not v or written(g)[i] == v for i, v in enumerate(cells)) for g in keep)
+    assert set(engines_count(rules_of(5, **spec), tuple(cells)).values()) == {expected}
+
+
+def test_box_whispers_spec_and_what_it_refuses() -> None:
+    spec = {"kind": "doppelganger", "box_whispers": [{"boxes": [2, 5, 4, 2], "value": 4}]}
+    rule = constraint_from_spec(spec, 10)
+    assert isinstance(rule, Doppelganger)
+    assert rule.box_whispers == (((1, 4, 3, 1), 4),)
+    assert rule.spec() == spec
+    default = constraint_from_spec(
+        {"kind": "doppelganger", "box_whispers": [{"boxes": [1, 9]}]}, 10
+    )
+    assert default.spec()["box_whispers"] == [{"boxes": [1, 9], "value": 5}]
+    for bad, match in (
+        ([{"boxes": [1, 10]}], "box 10 is not one of 1..9"),
+        ([{"boxes": [3]}], "two boxes or more"),
+        ([{"boxes": [3, 3, 4]}], "never twice the same box"),
+        ([{"boxes": [1, 2], "value": 9}], "value 9 is not one of 1..8"),
+        ([{"boxes": [1, 2], "sum": 9}], "takes no 'sum'"),
+        ([{"value": 3}], 'needs "boxes"'),
+        ([[1, 2]], "box whisper is"),
+    ):
+        with pytest.raises(RulesError, match=match):
+            constraint_from_spec({"kind": "doppelganger", "box_whispers": bad}, 10)
+    with pytest.raises(RulesError, match="need boxes"):
+        constraint_from_spec({"kind": "doppelganger", "box": "1x9", "box_whispers": []}, 10)
+
+
+@pytest.mark.parametrize("row", PUBLISHED_OWN, ids=lambda row: str(row["id"]))
+def test_the_published_dutch_pelganger_is_unique_with_its_published_solution(
+    row: dict[str, object],
+) -> None:
+    """ChinStrap's puzzle as ISS holds it (whispers on the rows', columns' and boxes'
+    missing digits), in cpsudoku's JSON: `sat` proves it unique, and the answer is the
+    published 9x9 grid of 0..9 (written one larger, digit k as k + 1)."""
+    puzzle = parse(json.dumps(row["puzzle"]))
+    small = [[int(ch) for ch in str(row["solution"])[r * 9 : r * 9 + 9]] for r in range(9)]
+    assert puzzle.rules.spec() == row["puzzle"]["rules"]  # type: ignore[index]
+    with create_backend("sat") as engine:
+        result = engine.solve(puzzle, time_limit=120)
+    assert result.status.value == "unique", result.error
+    assert result.solution is not None
+    assert result.solution.cells == written(tuple(map(tuple, small)))

@@ -552,3 +552,32 @@ def test_a_regex_line_has_no_fpuzzles_key() -> None:
     rule = constraint_from_spec({"kind": "regex-line", "cells": [0, 1], "pattern": "12"}, 4)
     with pytest.raises(RulesError, match="no key for regex-line"):
         to_fpuzzles(Puzzle(Rules.for_size(4).with_constraints(rule), (0,) * 16))
+
+
+@pytest.mark.parametrize("loop", [[0, 1, 5, 4, 0], [0, 5, 10, 6, 0], [2, 3, 7, 2]])
+def test_a_whisper_loop_pairs_its_last_cell_with_its_first(loop: list[int]) -> None:
+    """A line that ends where it starts (as ISS and SudokuPad close one) is a whisper
+    over its open line plus the closing pair: its brute-force grids are those, and
+    every engine counts them."""
+    closed = rules_of(4, "2x2", [{"kind": "whisper", "cells": loop, "value": 2}])
+    split = rules_of(
+        4,
+        "2x2",
+        [
+            {"kind": "whisper", "cells": loop[:-1], "value": 2},
+            {"kind": "whisper", "cells": loop[-2:], "value": 2},
+        ],
+    )
+    opened = rules_of(4, "2x2", [{"kind": "whisper", "cells": loop[:-1], "value": 2}])
+    assert closed.spec()["constraints"][0]["cells"] == loop
+    count = check_4x4(closed)
+    assert count == check_4x4(split) < check_4x4(opened)
+
+
+def test_only_a_whisper_closes_a_loop_and_only_round_three_cells() -> None:
+    with pytest.raises(RulesError, match="lists a cell twice"):
+        rules_of(4, "2x2", [{"kind": "whisper", "cells": [0, 1, 0], "value": 2}])
+    with pytest.raises(RulesError, match="lists a cell twice"):
+        rules_of(4, "2x2", [{"kind": "whisper", "cells": [0, 1, 5, 1, 0], "value": 2}])
+    with pytest.raises(RulesError, match="lists a cell twice"):
+        rules_of(4, "2x2", [{"kind": "renban", "cells": [0, 1, 5, 0]}])

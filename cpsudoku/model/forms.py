@@ -116,13 +116,15 @@ def parse(
     '012323013012....'
     """
     geom = as_rules(box)
-    if symbols is not None:
-        geom = symbols_geometry(symbols, geom)
-    if isinstance(data, Puzzle):
+    if isinstance(data, Puzzle):  # its own rules: symbols need only be as many as its values
         if geom is not None and geom != data.rules:
             raise BoxShapeError(f"puzzle is {data.rules}, not {geom}")
-        puzzle = data
-    elif isinstance(data, str):
+        if symbols is not None:
+            symbols_geometry(symbols, data.rules)
+        return data.check() if check else data
+    if symbols is not None:
+        geom = symbols_geometry(symbols, geom)
+    if isinstance(data, str):
         puzzle = _parse_text(data, geom, symbols)
     elif isinstance(data, bytes | bytearray | memoryview):
         # Text read in binary mode, not a list of ints (b"1.3" would be 49, 46, 51).

@@ -23,18 +23,31 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from cpsudoku.model.constraints.base import Constraint, cell_name, kind, only_keys
+from cpsudoku.model.constraints.base import (
+    Constraint,
+    as_list,
+    cell_name,
+    kind,
+    numbers,
+    only_keys,
+    whole,
+)
 from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.errors import RulesError
-from cpsudoku.model.primitives import Allowed, Distinct, Primitive, automaton, bit
+from cpsudoku.model.primitives import Allowed, Distinct, Primitive, Sum, automaton, bit
 
 if TYPE_CHECKING:
     from cpsudoku.model.rules import Rules
 
 #: The value the doppelganger's 0 is held as (digit k is the value k + 1).
 ZERO = 1
+
+#: A whisper over boxes' missing digits: the boxes (0-based, row by row) in line order,
+#: and the least difference between neighbours.
+BoxWhisper = tuple[tuple[int, ...], int]
 
 #: A missing-digit automaton's state: the next cell's place, the line's missing digit
 #: (None once settled), the box of the line's 0, a crossing digit to check, m seen.
@@ -73,6 +86,12 @@ class Doppelganger(Constraint):
     with no boxes: the rule then speaks of rows and columns only). Digit k is the
     value k + 1 (the 0 is 1).
 
+    ``"box_whispers": [{"boxes": [2, 5, 4, 2], "value": 4}]`` draws whispers on the
+    boxes' missing digits (ISS's ``Whisper~4~DGB2~DGB5~DGB4~DGB2``; boxes numbered 1..N
+    row by row, a loop repeats its first box, ``value`` the least difference, by
+    default the whisper's on the big grid). The rows' and columns' missing digits are
+    cells (the last column and row), so a whisper on them is a plain ``whisper``.
+
     It compiles to: the corner holds the 0; each small box's cells differ (a box then
     holds the 0 and misses one digit, a different one in each box: there are N zeros,
     one per row, and each digit is missed by exactly one row, so appears N - 1 times
@@ -96,6 +115,7 @@ class Doppelganger(Constraint):
     size: int
     cells: tuple[int, ...]
     box: tuple[int, int]
+    box_whispers: tuple[BoxWhisper, ...] = ()
 
     @property
     def inner(self) -> int:
@@ -112,17 +132,45 @@ class Doppelganger(Constraint):
         out: dict[str, Any] = {"kind": self.kind}
         if self.box != _box_shape(None, self.inner):
             out["box"] = f"{self.box[0]}x{self.box[1]}"
+        if self.box_whispers:
+            out["box_whispers"] = [
+                {"boxes": [b + 1 for b in boxes], "value": value}
+                for boxes, value in self.box_whispers
+            ]
         return out
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any], size: int) -> Doppelganger:
         """The rule on a grid of side ``size`` (N = size - 1, at least 2)."""
-        only_keys(spec, cls.kind, "box")
+        only_keys(spec, cls.kind, "box", "box_whispers")
         if size < 3:
             raise RulesError(
                 "the doppelganger rule is written on a grid of side N + 1 for N of 2 or more"
             )
-        return cls(size, tuple(range(size * size)), _box_shape(spec.get("box"), size - 1))
+        rule = cls(size, tuple(range(size * size)), _box_shape(spec.get("box"), size - 1))
+        if "box_whispers" not in spec:
+            return rule
+        count = len(rule.boxes())
+        if not count:
+            raise RulesError("a doppelganger's box whispers need boxes (this grid has none)")
+        whispers = []
+        for line in as_list(spec["box_whispers"], "a doppelganger's box_whispers"):
+            if not isinstance(line, Mapping):
+                raise RulesError(
+                    f'a doppelganger\'s box whisper is {{"boxes": [...], "value": k}}, not {line!r}'
+                )
+            only_keys(line, "box whisper", "boxes", "value")
+            if "boxes" not in line:
+                raise RulesError('a doppelganger\'s box whisper needs "boxes": [...]')
+            boxes = numbers(line.get("boxes"), "a box whisper's box", 1, count)
+            if len(boxes) < 2 or any(a == b for a, b in pairwise(boxes)):
+                raise RulesError(
+                    f"a box whisper runs through two boxes or more, never twice the same "
+                    f"box in a row: {boxes}"
+                )
+            value = whole(line.get("value", (size + 1) // 2), "a box whisper's value", 1, size - 2)
+            whispers.append((tuple(b - 1 for b in boxes), value))
+        return cls(rule.size, rule.cells, rule.box, tuple(whispers))
 
     def bind(self, rules: Rules) -> Constraint:
         """Check the big grid has no boxes of its own (``"box": "1xn"``)."""
@@ -194,6 +242,14 @@ class Doppelganger(Constraint):
                         f"at the 0 in {cell_name(i, n)} its row, column and box miss "
                         f"{', '.join(map(str, three))}: {self.kind}"
                     )
+        for boxes, value in self.box_whispers:
+            for a, b in pairwise(boxes):
+                ma, mb = missing["box"][a], missing["box"][b]
+                if abs(ma - mb) < value:
+                    return (
+                        f"boxes {a + 1} and {b + 1} miss {ma} and {mb}, closer than "
+                        f"{value}: the {self.kind}'s box whisper"
+                    )
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
@@ -224,7 +280,25 @@ class Doppelganger(Constraint):
                     if any(i % n == c for i in cells)
                 ]
                 out.append(_missing_automaton(inner * n + c, lone, blocks, br, n))
+        out += self._box_whisper_sums(boxes, n)
         return tuple(out)
+
+    def _box_whisper_sums(self, boxes: list[tuple[int, ...]], n: int) -> list[Primitive]:
+        """Each step of a box whisper as a sum over the two boxes' cells.
+
+        A box's cells differ and hold all but one of the values 1..n, so the value it
+        misses is 1 + ... + n less their sum, and two boxes' missing values differ by
+        the difference of their sums the other way round: ``m_a - m_b = sum(b) -
+        sum(a)``, which must be at least ``value`` either way (at most N - 1, two
+        digits of 1..N). The boxes' missing digits need no cells of their own.
+        """
+        out: list[Primitive] = []
+        for line, value in self.box_whispers:
+            targets = tuple(t for t in range(2 - n, n - 1) if abs(t) >= value)
+            for a, b in sorted({tuple(sorted(step)) for step in pairwise(line)}):
+                terms = tuple((i, 1) for i in boxes[b]) + tuple((i, -1) for i in boxes[a])
+                out.append(Sum(terms, targets))
+        return out
 
     def draw(self, drawing: Drawing) -> None:
         """The missing digits' row and column shaded, the small grid's boxes outlined."""

@@ -65,7 +65,8 @@ class Whisper(MarkRule):
 
     By default half the grid's side, rounded up: 5 on 9x9 (German whispers), 2 on
     4x4, 3 on 6x6, 8 on 16x16; Dutch whispers are 4 on 9x9. JSON: ``{"kind":
-    "whisper", "cells": [...]}``, with ``"value": 4`` for another gap.
+    "whisper", "cells": [...]}``, with ``"value": 4`` for another gap. A loop ends
+    where it starts: ``[a, b, c, a]``.
     """
 
     kind: ClassVar[str] = "whisper"
@@ -73,6 +74,7 @@ class Whisper(MarkRule):
     example: ClassVar[dict[str, Any]] = {"kind": "whisper", "cells": ["r1c1", "r1c2"], "value": 5}
     fpuzzles_key: ClassVar[str] = "whispers"
     family: ClassVar[str] = "lines"
+    loops: ClassVar[bool] = True
     size: int
     cells: tuple[int, ...]
     value: int = 0

@@ -506,6 +506,9 @@ class MarkRule(PairRule):
     #: The fewest and the most cells the mark takes.
     least: ClassVar[int] = 2
     most: ClassVar[int | None] = None
+    #: A line of the kind may end where it starts (a loop: its last cell pairs with its
+    #: first), for the kinds whose rule reads only neighbours along the line.
+    loops: ClassVar[bool] = False
 
     def spec(self) -> dict[str, Any]:
         """``{"kind": ..., "cells": [...]}`` (cells as indices)."""
@@ -519,12 +522,17 @@ class MarkRule(PairRule):
 
     @classmethod
     def checked_cells(cls, value: object, size: int) -> tuple[int, ...]:
-        """The mark's cells: on the grid, distinct, as many as the kind takes."""
+        """The mark's cells: on the grid, distinct, as many as the kind takes.
+
+        A kind that :attr:`loops` may repeat its first cell at the end, round at least
+        three cells (``[a, b, c, a]``, as ISS and SudokuPad write a closed line).
+        """
         cells = tuple(cell_index(c, size) for c in as_list(value, f"a {cls.kind}'s cells"))
         if len(cells) < cls.least or (cls.most is not None and len(cells) > cls.most):
             wanted = f"{cls.least}" if cls.most == cls.least else f"at least {cls.least}"
             raise RulesError(f"a {cls.kind} takes {wanted} cells, not {len(cells)}")
-        if len(set(cells)) != len(cells):
+        loop = cls.loops and len(cells) >= 4 and cells[0] == cells[-1]
+        if len(set(cells)) != len(cells) - loop:
             raise RulesError(f"a {cls.kind} lists a cell twice")
         return cells
 
