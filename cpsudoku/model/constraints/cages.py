@@ -142,15 +142,18 @@ class Cage(Constraint):
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """Repeated digits, or the wrong sum, in the cage."""
         digits = [values[i] for i in self.cells]
+        total = sum(digits)
+        if len(set(digits)) == len(digits) and (
+            total == self.total if self.total is not None else not self.sums or total in self.sums
+        ):
+            return None  # the common case (every solution checked): no message to build
         where = self.where(n)
         if len(set(digits)) != len(digits):
             return f"{where} repeats a digit"
-        if self.total is not None and sum(digits) != self.total:
-            return f"{where} adds up to {sum(digits)}, not {self.total}"
-        if self.sums and sum(digits) not in self.sums:
-            listed = ", ".join(map(str, self.sums))
-            return f"{where} adds up to {sum(digits)}, not one of {listed}"
-        return None
+        if self.total is not None:
+            return f"{where} adds up to {total}, not {self.total}"
+        listed = ", ".join(map(str, self.sums))
+        return f"{where} adds up to {total}, not one of {listed}"
 
     def possible(self, values: Sequence[int], n: int) -> bool:
         """Placed digits differ, and the open cells can still make up a sum."""
