@@ -487,3 +487,40 @@ def test_an_empty_36x36_count_stays_under_500_mb(tmp_path: Path) -> None:
     assert code == 0, done.stdout
     assert "at least 2 solutions" in done.stdout
     assert peak_kb < 500 * 1024
+
+
+@pytest.mark.parametrize(
+    "constraints",
+    [
+        [{"kind": "non-consecutive"}],
+        [{"kind": "anti-knight"}, {"kind": "whisper", "cells": [0, 5, 10], "value": 2}],
+        [
+            {"kind": "cage", "cells": [0, 1], "sum": 5},
+            {"kind": "cage", "cells": [14, 15], "sum": 4},
+        ],
+    ],
+)
+def test_a_run_of_puzzles_under_the_same_rules_counts_as_brute_force(
+    constraints: list[dict[str, object]],
+) -> None:
+    """From the second puzzle of a run under the same constraints on, the live solver
+    holds them (and the rule of 45's cages) itself, learning across puzzles: every
+    count of the run, and of puzzles of other rules between, is the brute force's."""
+    from rulecheck import grids_4x4
+
+    rules = Rules.from_spec({"size": 4, "box": "2x2", "constraints": constraints})
+    other = Rules.from_spec({"size": 4, "box": "2x2", "constraints": [{"kind": "anti-king"}]})
+    rng = random.Random(len(constraints))
+    with create_backend("sat") as engine:
+        for k in range(12):
+            g = rules if k % 5 != 4 else other  # a puzzle of other rules now and then
+            keep = grids_4x4(g)
+            cells = [0] * 16
+            if keep:
+                one = keep[rng.randrange(len(keep))]
+                for i in rng.sample(range(16), rng.randrange(0, 5)):
+                    cells[i] = one[i]
+            expected = sum(all(not v or x[i] == v for i, v in enumerate(cells)) for x in keep)
+            found = engine.count(Puzzle(g, tuple(cells)), limit=300)
+            assert found.count == expected, (k, cells)
+        assert rules in engine._engines  # type: ignore[attr-defined]

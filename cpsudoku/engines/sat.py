@@ -270,6 +270,8 @@ class SatBackend(Backend):
                 f"'sat:fresh:{self.solver}' or 'sat:reduced:{self.solver}'"
             )
         self._engines: dict[Rules | int, _Engine] = {}
+        #: The last puzzle's rules with constraints (a repeat gets an engine of its own).
+        self._last_rules: Rules | None = None
         self._fallback: SatBackend | None = None
         _LIVE.add(self)
 
@@ -301,9 +303,17 @@ class SatBackend(Backend):
         # One engine per grid: a puzzle's other constraints (its killer cages) are
         # added to the live rules for that puzzle only; so are a jigsaw's regions, the
         # live rules being the rows and columns every jigsaw of the side shares.
+        # A run of puzzles under the same constraints (a grid-wide rule: non-consecutive,
+        # global entropy, a doppelganger) gets an engine whose live rules hold them too,
+        # from the second puzzle on: encoded once, not once a puzzle behind a selector,
+        # and what the solver learns from them serves every later puzzle.
         rules = puzzle.rules.units_only
+        if self.mode == "incremental" and puzzle.rules.constraints:
+            if puzzle.rules == self._last_rules:
+                rules = puzzle.rules
+            self._last_rules = puzzle.rules
         key: Rules | int = rules
-        if rules.box is None and self.mode == "incremental":
+        if rules.box is None and self.mode == "incremental" and not rules.constraints:
             key = rules.n
         engine = self._engines.get(key)
         if engine is None:
@@ -329,6 +339,10 @@ class SatBackend(Backend):
         if lines:
             return _Incremental(line_clauses(rules.n, self.encoding, amo), self.solver, lines=True)
         r = rule_clauses(rules, self.encoding, amo)
+        if rules.constraints and (implied := implied_cages(rules)):  # as _guarded adds them
+            out = list(r.clauses)
+            top = constraint_clauses(implied, rules, r.top, out)
+            r = RuleClauses(rules, r.encoding, r.at_most_one, tuple(out), top)
         if self.mode == "incremental":
             return _Incremental(r, self.solver)
         return _OneShot(r, self.solver, reduce=self.mode == "reduced")
@@ -656,7 +670,7 @@ class _Incremental(_Engine):
             solver = self._build()
         assumptions = [b + v for b, v in zip(self.base, cells, strict=True) if v]
         guard = 0  # the selector of this puzzle's own constraints, if it has any
-        if rules.constraints or self.lines:
+        if (rules.constraints and not self.rules.constraints) or self.lines:
             guard, extra, assumed = self._guarded(rules, cells)
             solver = self.solver or self._build()
             # The solver's own class (one call less a clause), mapped in C.
