@@ -30,9 +30,13 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
-from cpsudoku.model.candidates import fewest, fill, layout, propagate, singles, start
+from cpsudoku.model.candidates import fewest, fill, layout, propagate, singles, start, watchers
 from cpsudoku.model.primitives import Primitive
 from cpsudoku.model.puzzle import Puzzle
+
+#: A search state: values, candidates, units' values, the cell its branch filled (-1
+#: at the root) and its parent's candidates (None at the root).
+_State = tuple[list[int], list[int], list[int], int, list[int] | None]
 
 #: How many nodes between two looks at the clock in the naive strategy.
 _CLOCK_EVERY = 4096
@@ -78,10 +82,13 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
     # kept weighs each of its cells (docs/design.md).
     weight = [0] * len(puzzle.cells)
     blame: list[Primitive] = []
-    # Each state with the cell its branch filled (-1 at the root).
-    stack: list[tuple[list[int], list[int], list[int], int]] = [(*root, -1)]
+    watch = watchers(constraints, len(puzzle.cells))
+    # Each state with the cell its branch filled (-1 at the root) and its parent's
+    # candidates (a fixpoint of every primitive: only those over a cell that changed
+    # since need to run again).
+    stack: list[_State] = [(*root, -1, None)]
     while stack:
-        vals, cand, used, branched = stack.pop()
+        vals, cand, used, branched, parent = stack.pop()
         nodes += 1
         guesses += branched >= 0
         if deadline is not None and time.perf_counter() > deadline:
@@ -91,7 +98,9 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             if branched >= 0:
                 weight[branched] += 1
             continue  # a contradiction
-        if constraints and not propagate(constraints, lay, vals, cand, used, n, blame):
+        if constraints and not propagate(
+            constraints, lay, vals, cand, used, n, blame, watch=watch, since=parent
+        ):
             if branched >= 0:
                 weight[branched] += 1
             for c in blame:
@@ -122,7 +131,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             m ^= bit
             child = vals.copy(), cand.copy(), used.copy()
             fill(lay, *child, best, bit.bit_length())
-            children.append((*child, best))
+            children.append((*child, best, cand))
         stack.extend(reversed(children))  # smallest value explored first
     else:
         found.exhausted = True

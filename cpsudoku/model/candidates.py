@@ -19,9 +19,10 @@ same on whole arrays of puzzles at once, and stays separate: it works on arrays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Literal
 
 from cpsudoku.model.rules import Rules
@@ -268,6 +269,46 @@ def singles(
             return placed, False
 
 
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Which primitives :func:`propagate` wakes when a cell changes (:func:`watchers`).
+
+    Attributes:
+        of_cell: for each cell, the positions of the primitives over it.
+        cells: the cells some primitive is over, ascending.
+        gather: reads those cells' entries out of a list in one C call (a tuple).
+    """
+
+    of_cell: tuple[tuple[int, ...], ...]
+    cells: tuple[int, ...]
+    gather: Callable[[Sequence[int]], tuple[int, ...]]
+
+    def woken(self, cand: list[int], before: list[int]) -> set[int]:
+        """The primitives over a cell whose candidates are not those of ``before``."""
+        now, then = self.gather(cand), self.gather(before)
+        if now == then:  # the common case, compared in C
+            return set()
+        of_cell = self.of_cell
+        return {
+            k for i, a, b in zip(self.cells, now, then, strict=True) if a != b for k in of_cell[i]
+        }
+
+
+def watchers(constraints: Sequence[Primitive], cells: int) -> Watch:
+    """The :class:`Watch` of ``constraints`` on a grid of ``cells``, once per search."""
+    out: list[list[int]] = [[] for _ in range(cells)]
+    for k, c in enumerate(constraints):
+        for i in set(c.cells):
+            out[i].append(k)
+    watched = tuple(i for i in range(cells) if out[i])
+    if len(watched) == 1:
+        (only,) = watched
+        gather: Callable[[Sequence[int]], tuple[int, ...]] = lambda xs: (xs[only],)  # noqa: E731
+    else:
+        gather = itemgetter(*watched) if watched else (lambda xs: ())
+    return Watch(tuple(map(tuple, out)), watched, gather)
+
+
 def propagate(
     constraints: Sequence[Primitive],
     lay: Layout,
@@ -276,26 +317,44 @@ def propagate(
     used: list[int],
     n: int,
     blame: list[Primitive] | None = None,
+    *,
+    watch: Watch | None = None,
+    since: list[int] | None = None,
 ) -> bool:
     """Each primitive's narrowing, and singles again, to a fixpoint.
 
     False on a contradiction; the primitive that could not be kept is then appended
     to ``blame`` when one is given (a contradiction of the singles blames none). The
     oracle's propagation, shared with the estimator's probes.
+
+    Each round runs only the primitives over a cell that changed since they last ran:
+    every primitive in the first round, or with ``watch`` (:func:`watchers`) and
+    ``since`` (the candidates of a state at a fixpoint this one came from: the
+    oracle's parent node) those over a cell whose candidates differ from ``since``.
+    A cell's candidates change whenever it narrows or is filled (a filled cell's are
+    0), so the one list says it. The fixpoint is the same as running every primitive
+    every round: each narrowing only takes values out, and one whose cells did not
+    change since it last ran has nothing new to take.
     """
-    while True:
-        changed = 0
-        for c in constraints:
-            step = c.narrow(vals, cand, n)
-            if step < 0:
+    if watch is None:
+        watch = watchers(constraints, len(vals))
+    pending: set[int] | range = (
+        range(len(constraints)) if since is None else watch.woken(cand, since)
+    )
+    while pending:
+        before = cand.copy()
+        for k in sorted(pending) if isinstance(pending, set) else pending:
+            c = constraints[k]
+            if c.narrow(vals, cand, n) < 0:
                 if blame is not None:
                     blame.append(c)
                 return False
-            changed |= step
-        if not changed:
+        if cand == before:
             return True
         if singles(lay, vals, cand, used)[1]:
             return False
+        pending = watch.woken(cand, before)
+    return True
 
 
 def fewest(cand: list[int]) -> tuple[int, int]:
