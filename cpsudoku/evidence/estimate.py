@@ -127,11 +127,12 @@ class Prober:
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
-        from cpsudoku.model.candidates import layout
+        from cpsudoku.model.candidates import layout, watchers
 
         self.puzzle = puzzle
         self._lay = layout(puzzle.rules)
         self._constraints = puzzle.rules.primitives
+        self._watch = watchers(self._constraints, puzzle.rules.cells)
 
     def probe(self, rnd: random.Random) -> float:
         """One probe: the product of the branching factors to a solution, or 0."""
@@ -143,10 +144,13 @@ class Prober:
         vals, cand, used = start(lay, self.puzzle.cells, exact=False)
         weight = 1
         known: Any = "none"
+        since: list[int] | None = None  # the last fixpoint's candidates (none at the root)
         while True:
             if singles(lay, vals, cand, used, known=known)[1]:
                 return 0.0
-            if constraints and not propagate(constraints, lay, vals, cand, used, n):
+            if constraints and not propagate(
+                constraints, lay, vals, cand, used, n, watch=self._watch, since=since
+            ):
                 return 0.0
             best, best_mask = fewest(cand)
             if best < 0:  # no open cell left: a solution
@@ -157,6 +161,7 @@ class Prober:
             m = best_mask
             for _ in range(pick):
                 m &= m - 1
+            since = cand.copy()
             fill(lay, vals, cand, used, best, (m & -m).bit_length())
             known = "units"
 
