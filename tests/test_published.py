@@ -77,26 +77,24 @@ def test_every_engine_agrees_on_each_published_puzzle(row: dict[str, object]) ->
     assert proved, f"no engine proved it unique within {BOUND} s"
 
 
-#: The published puzzles the oracle does not finish in a minute (in 20 s either, one
-#: core: ``python benchmarks/published.py --engines backtrack --time-limit 20``): its
-#: narrowing of sums, lines and pair rules prunes too little for their search trees,
-#: tens of thousands of nodes at a fraction of a millisecond each (docs/design.md).
+#: The published puzzles the oracle does not finish in five minutes (one core:
+#: ``python benchmarks/published.py --engines backtrack --time-limit 300``): three
+#: blank grids of two-cell thermometers, arrows with three-digit circles, an arrow
+#: killer and nabner lines. Its narrowing of sums, lines and pair rules prunes too
+#: little for their search trees (docs/design.md).
 ORACLE_OUT_OF_REACH = {
-    "sudokusolverrust-21",
     "iss-fpuzzles-breakfree",
     "iss-fpuzzles-kindofmagic",
     "iss-fpuzzles-bicyclerace",
-    "iss-disjoint-little-killer",
     "iss-triple-digits",
     "iss-arrow-killer-sudoku",
-    "iss-region-sum-lines-hard",
-    "iss-hailstone---little-killer",
-    "iss-nabner",
     "iss-beauty-mark---nabner",
 }
 
-#: Seconds the oracle gets on each of the others: the slowest takes about 16 s.
-ORACLE_BOUND = 120.0
+#: Seconds the oracle gets on each of the others: the slowest, nabner, takes about
+#: 125 s on one core here (hailstone little killer 97 s, hard region sum lines 81 s,
+#: SudokuSolverRust's 16x16 Behemoth 50 s; the rest under 20 s).
+ORACLE_BOUND = 600.0
 
 
 @pytest.mark.parametrize(
