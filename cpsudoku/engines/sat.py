@@ -189,6 +189,12 @@ TUNED_OPTIONS: dict[str, dict[str, int]] = {
 #: encoding per layout.
 KEPT_ENGINES = 64
 
+#: Puzzles in a row under the same constraints from which on they go into a live
+#: solver of their own instead of behind each puzzle's guard (a grid-wide rule's set).
+#: Not the second: a dataset of killers that come in pairs would build a solver per
+#: pair, slower than writing a pair's cages twice.
+OWN_ENGINE_RUN = 3
+
 #: Rebuild an incremental solver after this many retired selector variables: each
 #: one lengthens every model python-sat returns, while clauses learned on many
 #: puzzles help later ones; 1000 measured best on the hardest 9x9 set.
@@ -270,8 +276,10 @@ class SatBackend(Backend):
                 f"'sat:fresh:{self.solver}' or 'sat:reduced:{self.solver}'"
             )
         self._engines: dict[Rules | int, _Engine] = {}
-        #: The last puzzle's rules with constraints (a repeat gets an engine of its own).
+        #: The last puzzle's rules with constraints, and how many puzzles in a row had
+        #: them (a long enough run gets an engine of its own: OWN_ENGINE_RUN).
         self._last_rules: Rules | None = None
+        self._run = 0
         self._fallback: SatBackend | None = None
         _LIVE.add(self)
 
@@ -305,13 +313,16 @@ class SatBackend(Backend):
         # live rules being the rows and columns every jigsaw of the side shares.
         # A run of puzzles under the same constraints (a grid-wide rule: non-consecutive,
         # global entropy, a doppelganger) gets an engine whose live rules hold them too,
-        # from the second puzzle on: encoded once, not once a puzzle behind a selector,
+        # from its third puzzle on: encoded once, not once a puzzle behind a selector,
         # and what the solver learns from them serves every later puzzle.
         rules = puzzle.rules.units_only
         if self.mode == "incremental" and puzzle.rules.constraints:
             if puzzle.rules == self._last_rules:
+                self._run += 1
+            else:
+                self._last_rules, self._run = puzzle.rules, 1
+            if self._run >= OWN_ENGINE_RUN:
                 rules = puzzle.rules
-            self._last_rules = puzzle.rules
         key: Rules | int = rules
         if rules.box is None and self.mode == "incremental" and not rules.constraints:
             key = rules.n
