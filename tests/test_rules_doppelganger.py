@@ -329,13 +329,16 @@ def test_the_published_dutch_pelganger_is_unique_with_its_published_solution(
     row: dict[str, object],
 ) -> None:
     """ChinStrap's puzzle as ISS holds it (whispers on the rows', columns' and boxes'
-    missing digits), in cpsudoku's JSON: `sat` proves it unique, and the answer is the
-    published 9x9 grid of 0..9 (written one larger, digit k as k + 1)."""
+    missing digits), in cpsudoku's JSON: `sat` (about 5 s) and `cpsat` (about 50 s)
+    prove it unique, and the answer is the published 9x9 grid of 0..9 (written one
+    larger, digit k as k + 1). The compiled engine and the oracle do not finish it in
+    two minutes (docs/design.md)."""
     puzzle = parse(json.dumps(row["puzzle"]))
     small = [[int(ch) for ch in str(row["solution"])[r * 9 : r * 9 + 9]] for r in range(9)]
     assert puzzle.rules.spec() == row["puzzle"]["rules"]  # type: ignore[index]
-    with create_backend("sat") as engine:
-        result = engine.solve(puzzle, time_limit=120)
-    assert result.status.value == "unique", result.error
-    assert result.solution is not None
-    assert result.solution.cells == written(tuple(map(tuple, small)))
+    for spec in ("sat", "cpsat"):
+        with create_backend(spec) as engine:
+            result = engine.solve(puzzle, time_limit=600)
+        assert result.status.value == "unique", (spec, result.error)
+        assert result.solution is not None
+        assert result.solution.cells == written(tuple(map(tuple, small))), spec
