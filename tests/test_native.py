@@ -492,3 +492,24 @@ def test_without_the_extension_the_engine_is_reported_missing() -> None:
     assert "batch {'logic'}" in out
     assert "compiled engine, which was not built" in out
     assert "compiled engine: missing" in out
+
+
+def test_rules_that_only_narrow_cells_share_their_units_layout() -> None:
+    """Parity and given candidates are masks the search takes per puzzle: rules of
+    them alone (an even-odd dataset has rules per puzzle) use their units' layout,
+    built once, and count as with a layout of their own."""
+    from cpsudoku.engines import native
+    from cpsudoku.model.rules import Rules
+
+    base = {"size": 4, "box": "2x2"}
+    one = Rules.from_spec({**base, "constraints": [{"kind": "even", "cells": [0, 5]}]})
+    two = Rules.from_spec({**base, "constraints": [{"kind": "odd", "cells": [3, 12, 15]}]})
+    assert native.layout(one) is native.layout(two) is native.layout(one.units_only)
+    with_rule = Rules.from_spec(
+        {**base, "constraints": [{"kind": "even", "cells": [0]}, {"kind": "anti-king"}]}
+    )
+    assert native.layout(with_rule) is not native.layout(with_rule.units_only)
+    from rulecheck import check_4x4
+
+    assert check_4x4(one) > 0  # every engine, native too
+    assert check_4x4(two) > 0

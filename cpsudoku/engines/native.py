@@ -92,7 +92,15 @@ def layout(rules: Rules, band: bool = True) -> _native.Layout:
     Classic 9x9 rules (rows, columns and boxes, nothing else) are searched by the
     9x9 band solver (``_native_band.h``) unless ``band`` is False, which keeps them on
     the generic search: the tests compare the two, the benchmark measures both.
+
+    Rules whose constraints only narrow cells (parity, given candidates: ``Allowed``)
+    share the layout of their units: the search takes those masks per puzzle
+    (:func:`allowed_masks`), so an even-odd dataset, rules of its own per puzzle,
+    builds no layout per puzzle.
     """
+    if rules.constraints and all(type(p) is Allowed for p in rules.primitives):
+        # (called as the classic rules' own calls are, so the cache holds it once)
+        return layout(rules.units_only) if band else layout(rules.units_only, False)
     return _layout(rules, (), band, _combined(rules))
 
 
