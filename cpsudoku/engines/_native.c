@@ -137,6 +137,9 @@ typedef struct {
     int status;
 } Outcome;
 
+/* Room for FN(sees)'s counts, per number of places it looks from (SEES_PLACES). */
+#define SEES_COUNTS 8
+
 typedef struct {
     void *states;
     int *cells;
@@ -154,6 +157,8 @@ typedef struct {
     uint32_t *values;  /* per cell: its values (cand | placed), where ``known`` says */
     uint64_t known[MAX_WORDS]; /* the cells whose ``values`` hold in this wake */
     int wake_all;      /* at the root: every propagator looks */
+    int sees_most;     /* the most places FN(sees) still looks from in this search */
+    uint32_t sees_calls[SEES_COUNTS], sees_hits[SEES_COUNTS]; /* per number of places */
     long long work;    /* the propagators' runs, each at its cost (Prop.cost) */
 } Frame;
 

@@ -24,6 +24,19 @@
 /* The most places of a digit in a unit that FN(sees) looks through relations from. */
 #define SEES_PLACES 4
 #endif
+_Static_assert(SEES_PLACES < SEES_COUNTS, "FN(sees)'s counts per number of places");
+
+#ifndef SEES_TRIAL
+/* FN(sees) from three places or more is tried this many times a search at each number
+ * of places; when fewer than one in SEES_RATE of them took a candidate, a search stops
+ * looking from that many places (and more). Looks from four places take a candidate
+ * 0 to 0.8% of the time on non-consecutive, diagonal non-consecutive, knightmare and
+ * XV grids, 5 to 13% on taxicab, chess and anti-knight grids; from three, 4 to 6% on
+ * diagonal non-consecutive and knightmare grids, 12 to 25% on the others
+ * (docs/design.md). */
+#define SEES_TRIAL 256
+#define SEES_RATE 10
+#endif
 
 #ifndef SHIFT_CELLS
 /* FN(shifts) looks at the changed cells alone when at most this many changed since its
@@ -762,8 +775,18 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
                     FN(place)(lay, s, d, FN(first_bit)(m));
                     changed = 1;
                 } else {
-                    if (lay->sees_on && count <= SEES_PLACES)
-                        changed |= FN(sees)(lay, s, d, m, (lay->sees_inside[u >> 6] >> (u & 63)) & 1);
+                    if (lay->sees_on && count <= f->sees_most) {
+                        const int hit =
+                            FN(sees)(lay, s, d, m, (lay->sees_inside[u >> 6] >> (u & 63)) & 1);
+                        changed |= hit;
+                        /* three places or more: tried SEES_TRIAL times, kept if they pay */
+                        if (count > 2 && f->sees_calls[count] < SEES_TRIAL) {
+                            f->sees_hits[count] += hit;
+                            if (++f->sees_calls[count] == SEES_TRIAL &&
+                                f->sees_hits[count] * SEES_RATE < SEES_TRIAL)
+                                f->sees_most = count - 1;
+                        }
+                    }
                     if (count > lay->max_inter)
                         continue;
                     for (int p = lay->pair_start[u]; p < lay->pair_start[u + 1]; p++) {
@@ -1076,6 +1099,9 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
     if (lay->ntop || lay->ncages || lay->nshift || lay->dpeers)
         memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
+    frames->sees_most = SEES_PLACES;
+    memset(frames->sees_calls, 0, sizeof(frames->sees_calls));
+    memset(frames->sees_hits, 0, sizeof(frames->sees_hits));
     out->count = 0;
     out->nodes = out->guesses = 0;
     out->status = ST_DONE;
