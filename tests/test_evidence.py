@@ -707,8 +707,13 @@ def test_malformed_or_misplaced_meanings_are_rejected(
     def no_layer(m: dict[str, object]) -> None:
         m["auxiliary"][0]["variables"][0][1] = 99  # type: ignore[index]
 
+    # The certificate keeps only the clauses its proof uses: undeclare a variable
+    # that one of them names.
+    named = {abs(x) for clause in _body(src)[1] for x in clause}
+
     def undeclared(m: dict[str, object]) -> None:
-        m["auxiliary"][0]["variables"].pop(0)  # type: ignore[index]
+        rows = m["auxiliary"][0]["variables"]  # type: ignore[index]
+        rows.remove(next(row for row in rows if row[0] in named))
 
     assert "is a cell variable" in broken("cell", cell_variable)
     assert "given two meanings" in broken("twice", twice)

@@ -12,6 +12,15 @@ to nothing, which forbids the pair), support clauses (a value and a state each h
 way in) and one at-least-one per layer. Unit propagation then keeps each cell's values
 to those on a path to an accepting end (the cells in order).
 
+The values of a cell that lead from a state to the same next state (a count's values
+outside its set, a sandwich's digits before the first crust) share one clause, "the
+state and none of the other values lead there", and the values that lead nowhere from
+a state one clause, "the state needs one of the values that lead on", wherever that
+takes fewer literals than a clause per value (three values or more of nine, four or
+more): a cell has exactly one value, so these say the same, and they cut the clauses
+of numbered rooms by 60% and of quadruples and global entropy by half (docs/design.md
+has the measurements).
+
 Each writer can also say what its auxiliary variables mean (``meanings``), as
 ``(variable, name, parameters)``: ``("partial-sum", (k, t))`` "the weighted sum of the
 first k terms is t"; ``("automaton-state", (k, q))`` "after the first k cells the
@@ -93,30 +102,43 @@ def layered_clauses(
 
     for k in range(1, m + 1):
         cell = cells[k - 1]
-        ways: dict[Hashable, list[int]] = {}  # per state of layer k, the values into it
-        for d in digits:
-            x = cell * n + d
-            into = []
-            for q in back[k - 1]:
+        ways: dict[Hashable, set[int]] = {}  # per state of layer k, the values into it
+        into: dict[int, list[Hashable]] = {d: [] for d in digits}  # per value, states it extends
+        for q in back[k - 1]:
+            source = tuple(-v for v in at(k - 1, q))
+            dead: list[int] = []
+            to: dict[Hashable, list[int]] = {}  # per next state, the values leading there
+            for d in digits:
                 u = step(k - 1, q, d)
                 if u is not None and u in back[k]:
-                    into.append(q)
-                    if state[k]:  # (layer k-1 = q) and x -> layer k = u
-                        out.append((*(-v for v in at(k - 1, q)), -x, *at(k, u)))
-                    way = ways.setdefault(u, [])
-                    if not way or way[-1] != d:
-                        way.append(d)
-                else:  # (layer k-1 = q) and x lead nowhere
-                    out.append((*(-v for v in at(k - 1, q)), -x))
-            # x has a way in: some state before it that it extends.
-            if not into:
-                out.append((-x,))
-            elif state[k - 1] and len(into) < len(back[k - 1]):
-                out.append((-x, *(state[k - 1][q] for q in into)))
+                    into[d].append(q)
+                    to.setdefault(u, []).append(d)
+                    ways.setdefault(u, set()).add(d)
+                else:
+                    dead.append(d)
+            if state[k]:  # (layer k-1 = q) and a value of ds -> layer k = u
+                for u, ds in to.items():
+                    if 4 * len(ds) > n + 2:  # one clause: q and no value outside ds -> u
+                        out.append(
+                            (*source, *at(k, u), *(cell * n + d for d in digits if d not in ds))
+                        )
+                    else:
+                        out.extend((*source, -(cell * n + d), *at(k, u)) for d in ds)
+            if source and 3 * len(dead) > n + 1:  # one clause: q -> a value that leads on
+                out.append((*source, *(cell * n + d for d in digits if d not in dead)))
+            else:  # (layer k-1 = q) and the value lead nowhere
+                out.extend((*source, -(cell * n + d)) for d in dead)
+        for d in digits:  # the value has a way in: some state before it that it extends
+            x = cell * n + d
+            if not into[d]:
+                if state[k - 1]:
+                    out.append((-x,))
+            elif state[k - 1] and len(into[d]) < len(back[k - 1]):
+                out.append((-x, *(state[k - 1][q] for q in into[d])))
         if state[k]:
             out.append(tuple(state[k].values()))  # each layer is in some state
             for u, var in state[k].items():  # a state has a way in
-                out.append((-var, *(cell * n + d for d in ways.get(u, ()))))
+                out.append((-var, *(cell * n + d for d in sorted(ways.get(u, ())))))
     return top
 
 
