@@ -508,12 +508,12 @@ def table_clauses(p: Table, n: int, top: int, out: list[Clause], lead: Clause = 
     """
     cells = p.cells
     if len(cells) <= 3:
-        allowed = set(p.tuples)
-        from itertools import product
-
-        for t in product(range(1, n + 1), repeat=len(cells)):
-            if t not in allowed:
-                out.append((*lead, *(-(i * n + v) for i, v in zip(cells, t, strict=True))))
+        # Placeholder cell k's value v is k * n + v - 1 below: rename to the cells'.
+        at = [i * n - k * n for k, i in enumerate(cells)]
+        out.extend(
+            (*lead, *(x + at[(abs(x) - 1) // n] if x > 0 else x - at[(-x - 1) // n] for x in c))
+            for c in _small_table(len(cells), p.tuples, n)
+        )
         return top
     selectors = range(top + 1, top + len(p.tuples) + 1)
     top += len(p.tuples)
@@ -527,6 +527,46 @@ def table_clauses(p: Table, n: int, top: int, out: list[Clause], lead: Clause = 
         for v in range(1, n + 1):
             out.append((*lead, -(i * n + v), *having.get((i, v), ())))
     return top
+
+
+@lru_cache(maxsize=256)
+def _small_table(size: int, tuples: tuple[tuple[int, ...], ...], n: int) -> tuple[Clause, ...]:
+    """The clauses of a table over up to three cells: its forbidden tuples, grouped.
+
+    Read with one cell left free: for each values of the others, the free cell's
+    values no allowed tuple completes are forbidden, as a clause each, or as one
+    clause "those values of the others need one of the free cell's allowed values"
+    where that takes fewer literals (a cell has exactly one value: the same
+    meaning); the values of the others no tuple completes, a shorter clause. The
+    free cell is the one giving the fewest literals (a between line's inner cell).
+    Written on the placeholder cells ``0..size-1``, once per table of values.
+    """
+    from itertools import product
+
+    cells = range(size)
+    allowed = set(tuples)
+    best: list[Clause] | None = None
+    for free in range(len(cells)):
+        others = [i for i in range(len(cells)) if i != free]
+        ok: dict[tuple[int, ...], list[int]] = {}
+        for t in allowed:
+            ok.setdefault(tuple(t[i] for i in others), []).append(t[free])
+        clauses: list[Clause] = []
+        for rest in product(range(1, n + 1), repeat=len(others)):
+            head = tuple(-(cells[i] * n + v) for i, v in zip(others, rest, strict=True))
+            keep = ok.get(rest, ())
+            bad = n - len(keep)
+            if not bad:
+                continue
+            if len(head) + len(keep) < bad * (len(head) + 1):
+                clauses.append((*head, *(cells[free] * n + v for v in sorted(keep))))
+            else:
+                clauses.extend(
+                    (*head, -(cells[free] * n + v)) for v in range(1, n + 1) if v not in keep
+                )
+        if best is None or sum(map(len, clauses)) < sum(map(len, best)):
+            best = clauses
+    return tuple(best or ())
 
 
 def cage_clauses(
