@@ -417,10 +417,11 @@ def constraint_clauses(
     lead = (-guard,) if guard else ()
     local: list[AuxMeaning] | None = None if meanings is None else []
     compiled = rules.compiled if constraints is rules.constraints else None
+    classes: Classes = {}
     for j, c in enumerate(constraints):
         prims = compiled[j][1] if compiled is not None else c.compile(n)
         for k, p in enumerate(prims):
-            top = primitive_clauses(p, rules, top, out, lead, local)
+            top = primitive_clauses(p, rules, top, out, lead, local, classes)
             if meanings is not None and local:
                 meanings.extend((v, j, name, (k, *params)) for v, name, params in local)
                 local.clear()
@@ -434,6 +435,7 @@ def primitive_clauses(
     out: list[Clause],
     lead: Clause = (),
     meanings: list[AuxMeaning] | None = None,
+    classes: Classes | None = None,
 ) -> int:
     """Append the clauses of one primitive (each starting with ``lead``); the new top.
 
@@ -446,7 +448,9 @@ def primitive_clauses(
     - a sum, an automaton, a count: a layered diagram
       (:mod:`cpsudoku.encode.sum_clauses`); a sum with whole units read as their
       totals first (:func:`~cpsudoku.encode.sum_clauses.fold_units`), unless
-      ``meanings`` are asked for (a certificate's sums stay as written);
+      ``meanings`` are asked for (a certificate's sums stay as written); a count of
+      a few cells between two bounds as subsets (:func:`small_count_clauses`),
+      unless ``meanings`` are asked for (``classes`` shares its indicators);
     - a choice: a selector per branch, one of them chosen, each branch's clauses
       behind its selector.
     """
@@ -475,6 +479,12 @@ def primitive_clauses(
         top = cage_clauses(p, rules, top, out, lead)
     elif isinstance(p, Table):
         top = table_clauses(p, n, top, out, lead)
+    elif (
+        isinstance(p, Count)
+        and meanings is None
+        and (small := small_count_clauses(p, n, top, out, lead, classes)) is not None
+    ):
+        top = small
     elif isinstance(p, Sum | Automaton | Count):
         written: list[Clause] = [] if lead else out  # unguarded: no copy
         writer = (
@@ -493,7 +503,7 @@ def primitive_clauses(
         out.append((*lead, *chosen))
         for selector, branch in zip(chosen, p.branches, strict=True):
             for q in branch:
-                top = primitive_clauses(q, rules, top, out, (*lead, -selector), meanings)
+                top = primitive_clauses(q, rules, top, out, (*lead, -selector), meanings, classes)
     else:
         raise ValueError(f"the CNF encoder has no encoding of {type(p).__name__}")
     return top
@@ -526,6 +536,62 @@ def table_clauses(p: Table, n: int, top: int, out: list[Clause], lead: Clause = 
     for i in cells:
         for v in range(1, n + 1):
             out.append((*lead, -(i * n + v), *having.get((i, v), ())))
+    return top
+
+
+#: The class indicators of one encoding: ``(lead, cell, values) -> variable`` for "the
+#: cell holds one of ``values``" (a mask), written once under the clauses' ``lead``.
+Classes = dict[tuple[Clause, int, int], int]
+
+#: Counts over at most this many cells are written as subsets (:func:`small_count_clauses`).
+SMALL_COUNT = 5
+
+
+def small_count_clauses(
+    p: Count, n: int, top: int, out: list[Clause], lead: Clause, classes: Classes | None
+) -> int | None:
+    """A count of a few cells between two bounds as subsets; None for the others.
+
+    "Between lo and hi of the cells hold a value of the set": no hi + 1 of them all
+    do, and no m - lo + 1 of them (m cells) all do not, a clause per subset over an
+    indicator per cell, "the cell holds a value of the set": the cell's own variable
+    for a set of one value, else a variable defined both ways (the set's values
+    imply it, it implies one of them, and it rules out the others), made once per
+    cell and set in ``classes`` and shared by every count using it (global entropy's
+    2x2 areas share each cell's three indicators). Unit propagation then does what
+    the count's narrowing does: hi cells in the set rule the set out of the others.
+    A layered diagram says this with three states a cell and, grouped, less strongly.
+    """
+    m = len(p.cells)
+    lo = min(p.counts)
+    hi = min(max(p.counts), m)
+    if m > SMALL_COUNT or lo > m or any(c not in p.counts for c in range(lo, hi + 1)):
+        return None
+    from itertools import combinations
+
+    inside = [d for d in range(1, n + 1) if p.values >> (d - 1) & 1]
+    lits: list[int] = []
+    for c in p.cells:
+        if len(inside) == 1:
+            lits.append(c * n + inside[0])
+            continue
+        key = (lead, c, p.values)
+        v = classes.get(key) if classes is not None else None
+        if v is None:
+            top += 1
+            v = top
+            if classes is not None:
+                classes[key] = v
+            out.extend((*lead, -(c * n + d), v) for d in inside)
+            out.append((*lead, -v, *(c * n + d for d in inside)))
+            out.extend(
+                (*lead, -v, -(c * n + d)) for d in range(1, n + 1) if not p.values >> (d - 1) & 1
+            )
+        lits.append(v)
+    if hi < m:
+        out.extend((*lead, *(-x for x in some)) for some in combinations(lits, hi + 1))
+    if lo > 0:
+        out.extend((*lead, *some) for some in combinations(lits, m - lo + 1))
     return top
 
 
