@@ -486,7 +486,6 @@ def primitive_clauses(
     ):
         top = small
     elif isinstance(p, Sum | Automaton | Count):
-        written: list[Clause] = [] if lead else out  # unguarded: no copy
         writer = (
             sum_clauses
             if isinstance(p, Sum)
@@ -494,9 +493,7 @@ def primitive_clauses(
         )
         if isinstance(p, Sum) and meanings is None:  # solving: whole units as totals
             p = fold_units(p, rules.unit_cells, n)
-        top = writer(p, n, top, written, meanings)  # type: ignore[arg-type]
-        if lead:
-            out.extend((*lead, *clause) for clause in written)
+        top = writer(p, n, top, out, meanings, lead)  # type: ignore[arg-type]
     elif isinstance(p, Choice):
         chosen = list(range(top + 1, top + len(p.branches) + 1))
         top += len(p.branches)

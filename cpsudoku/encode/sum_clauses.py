@@ -143,24 +143,34 @@ def layered_clauses(
 
 
 def sum_clauses(
-    rule: Sum, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
+    rule: Sum,
+    n: int,
+    top: int,
+    out: list[Clause],
+    meanings: list[AuxMeaning] | None = None,
+    lead: Clause = (),
 ) -> int:
-    """Append the partial-sum chain of a weighted sum (meanings ``partial-sum``)."""
+    """Append the partial-sum chain of a weighted sum (meanings ``partial-sum``).
+
+    Every clause starts with the literals ``lead`` (as in all three writers).
+    """
     weights = tuple(w for _, w in rule.terms)
     targets = frozenset(rule.targets)
     cells = [i for i, _ in rule.terms]
     if meanings is None:
-        return _instantiate(_sum_template(weights, targets, n), cells, n, top, out)
-    return layered_clauses(
+        return _instantiate(_sum_template(weights, targets, n), cells, n, top, out, lead)
+    return _led(
+        lead,
+        out,
+        layered_clauses,
         cells,
         n,
         0,
         lambda k, t, d: t + weights[k] * d,  # type: ignore[operator]
         lambda t: t in targets,
         top,
-        out,
-        meanings,
-        "partial-sum",
+        meanings=meanings,
+        name="partial-sum",
     )
 
 
@@ -170,21 +180,24 @@ def automaton_clauses(
     top: int,
     out: list[Clause],
     meanings: list[AuxMeaning] | None = None,
+    lead: Clause = (),
 ) -> int:
     """Append the layered states of an automaton (meanings ``automaton-state``)."""
     if meanings is None:
         template = _automaton_template(rule.transitions, rule.accepting, len(rule.cells), n)
-        return _instantiate(template, rule.cells, n, top, out)
-    return layered_clauses(
+        return _instantiate(template, rule.cells, n, top, out, lead)
+    return _led(
+        lead,
+        out,
+        layered_clauses,
         rule.cells,
         n,
         0,
         _automaton_step(rule.transitions),
         rule.accepting.__contains__,
         top,
-        out,
-        meanings,
-        "automaton-state",
+        meanings=meanings,
+        name="automaton-state",
     )
 
 
@@ -199,23 +212,40 @@ def _automaton_step(trans: tuple[tuple[int, ...], ...]) -> Callable[[int, Any, i
 
 
 def count_clauses(
-    rule: Count, n: int, top: int, out: list[Clause], meanings: list[AuxMeaning] | None = None
+    rule: Count,
+    n: int,
+    top: int,
+    out: list[Clause],
+    meanings: list[AuxMeaning] | None = None,
+    lead: Clause = (),
 ) -> int:
     """Append a counter along the cells (meanings ``count``): c of the first k hold a value."""
     if meanings is None:
         template = _count_template(rule.values, rule.counts, len(rule.cells), n)
-        return _instantiate(template, rule.cells, n, top, out)
-    return layered_clauses(
+        return _instantiate(template, rule.cells, n, top, out, lead)
+    return _led(
+        lead,
+        out,
+        layered_clauses,
         rule.cells,
         n,
         0,
         _count_step(rule.values, rule.counts),
         rule.counts.__contains__,
         top,
-        out,
-        meanings,
-        "count",
+        meanings=meanings,
+        name="count",
     )
+
+
+def _led(lead: Clause, out: list[Clause], write: Callable[..., int], *args: Any, **kw: Any) -> int:
+    """``write(*args, out=..., **kw)``, every clause it writes into ``out`` led by ``lead``."""
+    if not lead:
+        return write(*args, out=out, **kw)
+    written: list[Clause] = []
+    top = write(*args, out=written, **kw)
+    out.extend((*lead, *clause) for clause in written)
+    return top
 
 
 def _count_step(inside: int, counts: frozenset[int]) -> Callable[[int, Any, int], int | None]:
@@ -280,14 +310,20 @@ def _template(
 
 
 def _instantiate(
-    template: Template, cells: Sequence[int], n: int, top: int, out: list[Clause]
+    template: Template,
+    cells: Sequence[int],
+    n: int,
+    top: int,
+    out: list[Clause],
+    lead: Clause = (),
 ) -> int:
     """Append ``template``'s clauses on the line ``cells``, auxiliaries from ``top + 1``.
 
     The clauses of a sum, automaton or count depend on the line only through its
     cells, so a grid's lines of one shape (the sandwich lines of one clue, the
     diagonals of one length and sum) and every later puzzle with them share one
-    template: what remains per line is renaming its variables, one array lookup.
+    template: what remains per line is renaming its variables, one array lookup, and
+    putting ``lead`` in front of each clause (in the same array, not a copy a clause).
     """
     import numpy as np
 
@@ -298,8 +334,14 @@ def _instantiate(
         np.asarray(cells, np.int64)[:, None] * n + np.arange(1, n + 1)
     ).ravel()
     at[len(cells) * n + 1 :] = np.arange(top + 1, top + aux + 1)
-    lits = (np.sign(flat) * at[np.abs(flat)]).tolist()
-    out.extend([tuple(lits[a:b]) for a, b in pairwise(starts)])
+    lits = np.sign(flat) * at[np.abs(flat)]
+    bounds: Sequence[int] = starts
+    if lead:
+        begin = np.asarray(starts[:-1], np.int64)
+        lits = np.insert(lits, np.repeat(begin, len(lead)), np.tile(lead, len(begin)))
+        bounds = (np.asarray(starts, np.int64) + len(lead) * np.arange(len(starts))).tolist()
+    flat_list = lits.tolist()
+    out.extend([tuple(flat_list[a:b]) for a, b in pairwise(bounds)])
     return top + aux
 
 
