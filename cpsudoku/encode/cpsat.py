@@ -161,6 +161,24 @@ def _grid_base(n: int, named: bool) -> cmh.CpModelProto:
     return proto
 
 
+@lru_cache(maxsize=4096)
+def _pair_clauses(
+    i: int, j: int, allowed: tuple[int, ...], differ: bool, n: int
+) -> cmh.CpModelProto:
+    """A proto holding only a pair's clauses: not (i holds a and j holds b), per pair.
+
+    Kept per pair of cells and table, and merged into each model that has it (one
+    call a pair): a kropki or XV puzzle's negative constraint is some 130 pairs of 16
+    to 73 clauses each, which, written a clause at a time, took 7 ms of a puzzle's 12.
+    """
+    bad = [(a, a) for a in range(1, n + 1)] if differ else Relation((), allowed).forbidden()
+    proto = cmh.CpModelProto()
+    add = proto.constraints.add
+    for a, b in bad:
+        add().bool_or.literals.extend((-i * n - a, -j * n - b))
+    return proto
+
+
 @lru_cache(maxsize=256)
 def _booleans(count: int) -> cmh.CpModelProto:
     """A proto holding only ``count`` Boolean variables, to merge into a model."""
@@ -251,10 +269,8 @@ def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
             for d in range(n):
                 add().at_most_one.literals.extend([i * n + d for i in p.cells])
         elif isinstance(p, Relation):
-            bad = [(a, a) for a in range(1, n + 1)] if p.differ else p.forbidden()
             for i, j in p.pairs:
-                for a, b in bad:  # not (i holds a and j holds b)
-                    add().bool_or.literals.extend((-i * n - a, -j * n - b))
+                proto.merge_from(_pair_clauses(i, j, p.allowed, p.differ, n))
         elif isinstance(p, Count):
             linear = add().linear
             linear.vars.extend(i * n + d for i in p.cells for d in range(n) if p.values >> d & 1)
