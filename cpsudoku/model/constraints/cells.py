@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from cpsudoku.model.constraints.base import (
@@ -31,7 +30,15 @@ from cpsudoku.model.constraints.base import (
 from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
-from cpsudoku.model.primitives import Allowed, Automaton, Count, Primitive, automaton, bit
+from cpsudoku.model.primitives import (
+    Allowed,
+    Automaton,
+    Count,
+    Primitive,
+    automaton,
+    bit,
+    per_length,
+)
 
 
 class CellValues(Constraint):
@@ -438,7 +445,7 @@ class GlobalModular(GlobalClasses):
         return residues(n)
 
 
-@lru_cache(maxsize=256)
+@per_length
 def _flatmates(cells: tuple[int, ...], n: int) -> Automaton:
     """A column read top down: a middle digit is under a 1 or over an n.
 

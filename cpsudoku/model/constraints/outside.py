@@ -32,7 +32,7 @@ from cpsudoku.model.constraints.base import (
 from cpsudoku.model.constraints.drawing import Drawing
 from cpsudoku.model.constraints.fpuzzles_io import Reading, Writing, reads, writes
 from cpsudoku.model.errors import RulesError
-from cpsudoku.model.primitives import Automaton, Distinct, Primitive, automaton
+from cpsudoku.model.primitives import Automaton, Distinct, Primitive, automaton, per_length
 
 
 @lru_cache(maxsize=4096)
@@ -329,7 +329,7 @@ def _most(k: int, n: int) -> int:
     return k * (2 * n - k + 1) // 2
 
 
-@lru_cache(maxsize=1024)
+@per_length
 def _xsum(cells: tuple[int, ...], n: int, total: int) -> Automaton:
     """The X-sum automaton: ``("sum", k, s)``, k cells still to add up to s; ``("done",)``.
 
@@ -401,7 +401,7 @@ class Skyscraper(SideClue):
         return (_skyscraper(self.cells, n, self.count),)
 
 
-@lru_cache(maxsize=1024)
+@per_length
 def _skyscraper(cells: tuple[int, ...], n: int, count: int) -> Automaton:
     """The skyscraper automaton: ``(top, seen)``.
 
@@ -472,7 +472,7 @@ class HiddenSkyscraper(SideClue):
         return (_hidden_skyscraper(self.cells, n, self.digit),)
 
 
-@lru_cache(maxsize=1024)
+@per_length
 def _hidden_skyscraper(cells: tuple[int, ...], n: int, digit: int) -> Automaton:
     """The hidden skyscraper automaton: the top so far, then ``"found"``.
 
@@ -535,7 +535,7 @@ class NumberedRoom(SideClue):
         return (_numbered_room(self.cells, n, self.digit),)
 
 
-@lru_cache(maxsize=1024)
+@per_length
 def _numbered_room(cells: tuple[int, ...], n: int, digit: int) -> Automaton:
     """The numbered room automaton: ``("first",)``, ``("ahead", k)``, ``("found",)``.
 
@@ -651,7 +651,7 @@ class Lunchbox(Constraint):
         drawing.text(self.cells[0], self.kind, str(self.total))
 
 
-@lru_cache(maxsize=1024)
+@per_length
 def _lunchbox(cells: tuple[int, ...], n: int, total: int) -> Automaton:
     """The lunchbox automaton: the extremes so far, which came last, and two sums.
 
