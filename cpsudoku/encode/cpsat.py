@@ -442,6 +442,33 @@ def _add_table(add: Callable[[], Any], table: Table, n: int, count: int) -> int:
     return count + len(selectors)
 
 
+@lru_cache(maxsize=1024)
+def _automaton_plan(
+    transitions: tuple[tuple[int, ...], ...], accepting: frozenset[int], length: int, n: int
+) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], ...] | None:
+    """Per cell of an automaton's line: its next layer's states, and its table's rows.
+
+    The states (sorted) when the layer has more than one, else ``()`` (a constant,
+    left out of the model); the rows ``(state before, value, state after)`` with a
+    constant's column left out. None when no line reaches an accepting state. It
+    depends on the line's length only: every line of a shape shares it.
+    """
+    layers = Automaton((), transitions, accepting).layers([(1 << n) - 1] * length)
+    if layers is None:
+        return None
+    plan = []
+    for k in range(length):
+        here = layers[k + 1]
+        steps = [(q, d, t) for q in layers[k] for d, t in enumerate(transitions[q], 1) if t in here]
+        cut_before, cut_after = len(layers[k]) <= 1, len(here) <= 1
+        rows = tuple(
+            tuple(x for x, cut in zip(step, (cut_before, False, cut_after), strict=True) if not cut)
+            for step in steps
+        )
+        plan.append((() if cut_after else tuple(sorted(here)), rows))
+    return tuple(plan)
+
+
 class _IntegerWriter:
     """The primitives on the integer cells (one variable per cell, domain 1..n).
 
@@ -535,28 +562,20 @@ class _IntegerWriter:
         grid keeps.
         """
         model, n = self.model, self.n
-        layers = p.layers([(1 << n) - 1] * len(p.cells))
-        if layers is None:  # no line reaches an accepting state
+        plan = _automaton_plan(p.transitions, p.accepting, len(p.cells), n)
+        if plan is None:  # no line reaches an accepting state
             return [model.add_bool_or([])]
         made = []
-        trans = p.transitions
         before: cp_model.IntVar | None = None  # None: a layer of one state
-        for k, i in enumerate(p.cells):
-            here = layers[k + 1]
+        for i, (here, rows) in zip(p.cells, plan, strict=True):
             after = None
-            if len(here) > 1:
-                after = model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(here)), "")
-            steps = [(q, d, t) for q in layers[k] for d, t in enumerate(trans[q], 1) if t in here]
-            # A layer of one state is a constant: its column is left out.
-            rows: Sequence[tuple[int, ...]]
-            if before is not None and after is not None:
-                columns, rows = [before, self.cells[i], after], steps
-            elif before is not None:
-                columns, rows = [before, self.cells[i]], [(q, d) for q, d, _ in steps]
-            elif after is not None:
-                columns, rows = [self.cells[i], after], [(d, t) for _, d, t in steps]
-            else:
-                columns, rows = [self.cells[i]], [(d,) for _, d, _ in steps]
+            if here:
+                after = model.new_int_var_from_domain(cp_model.Domain.from_values(here), "")
+            columns = [self.cells[i]]
+            if before is not None:
+                columns.insert(0, before)
+            if after is not None:
+                columns.append(after)
             made.append(model.add_allowed_assignments(columns, rows))
             before = after
         return made
