@@ -27,6 +27,9 @@
 #define SUM_GROUP_CELLS 256    /* the most terms of a sum whose cells are grouped */
 #define MAX_STATES (1 << 20)   /* states of an automaton */
 #define MAX_LAYERS (1 << 22)   /* words of an automaton's layers: (cells + 1) * state words */
+/* The most classes (distinct sets of values counted) the bit-board counts take; the
+ * counts of further classes stay propagators. */
+#define BCLASSES 16
 #define SHIFT_LOOP 0xFFFFFFFFu /* shift_barred: find the unsupported cells value by value */
 
 /* The propagators beyond the units (_native_props.h), one per primitive (a relation:
@@ -123,6 +126,15 @@ typedef struct {
      * in on that side (way 0: a first cell, 1: a partner) */
     uint64_t *shift_ways;
     int shift_way_words;
+    /* Counts read off the bit boards (FN(bcounts) in _native_core.h), not woken one
+     * by one: per count its cells (words each), its class (an index into
+     * bclass_mask: the values counted), and its allowed counts as bits (all under 63). */
+    int nbcount, nbclass;
+    uint64_t *bc_cells;
+    int *bc_class;
+    uint64_t *bc_counts;
+    uint32_t bclass_mask[BCLASSES];
+    int bc_cost; /* the work of one pass over them, WORK_PER_NODE to a node */
 } Layout;
 
 typedef struct {
@@ -160,6 +172,10 @@ typedef struct {
     int sees_most;     /* the most places FN(sees) still looks from in this search */
     uint32_t sees_calls[SEES_COUNTS], sees_hits[SEES_COUNTS]; /* per number of places */
     long long work;    /* the propagators' runs, each at its cost (Prop.cost) */
+    /* per class of the bit-board counts, the cells that may hold one of its values
+     * and those that may hold another, when FN(bcounts) last began a pass */
+    uint64_t bc_in[BCLASSES][MAX_WORDS], bc_out[BCLASSES][MAX_WORDS];
+    int bc_snap_ok; /* ... in this fixpoint (else every count looks) */
 } Frame;
 
 static double now_seconds(void)
@@ -332,6 +348,9 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->shift_barred);
     PyMem_Free(lay->shift_most);
     PyMem_Free(lay->shift_ways);
+    PyMem_Free(lay->bc_cells);
+    PyMem_Free(lay->bc_class);
+    PyMem_Free(lay->bc_counts);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -1332,6 +1351,64 @@ static int close_frame(Builder *bd, int id)
 }
 
 /*
+ * Top-level counts move to the bit boards (FN(bcounts)): a pass over all of them
+ * reads each count's cells that must and may hold its values as two popcounts of
+ * one union per class of values, where each woken count gathered its cells'
+ * candidates digit by digit (two thirds of global entropy's instructions went to
+ * waking and running its 192 counts). Counts of more than 62 cells, of a cell listed
+ * twice, or of a class beyond BCLASSES, stay propagators. ``top`` keeps the others, in order.
+ */
+static int bit_counts(Layout *lay, int *top, size_t *ntop)
+{
+    const int words = lay->words;
+    size_t keep = 0, moved = 0;
+    for (size_t j = 0; j < *ntop; j++) {
+        const Prop *p = lay->props + top[j];
+        if (p->kind == K_COUNT)
+            lay->has_counts = 1;
+        if (p->kind == K_COUNT && p->nc <= 62 && p->nframe == p->nc)
+            moved++;
+    }
+    if (!moved)
+        return 0;
+    lay->bc_cells = PyMem_Calloc(moved * (size_t)words, sizeof(uint64_t));
+    lay->bc_class = PyMem_Calloc(moved, sizeof(int));
+    lay->bc_counts = PyMem_Calloc(moved, sizeof(uint64_t));
+    if (!lay->bc_cells || !lay->bc_class || !lay->bc_counts) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t j = 0; j < *ntop; j++) {
+        const Prop *p = lay->props + top[j];
+        int cls = -1;
+        if (p->kind == K_COUNT && p->nc <= 62 && p->nframe == p->nc) {
+            for (int c = 0; c < lay->nbclass && cls < 0; c++)
+                if (lay->bclass_mask[c] == (uint32_t)p->a)
+                    cls = c;
+            if (cls < 0 && lay->nbclass < BCLASSES) {
+                cls = lay->nbclass++;
+                lay->bclass_mask[cls] = (uint32_t)p->a;
+            }
+        }
+        if (cls < 0) {
+            top[keep++] = top[j];
+            continue;
+        }
+        const int b = lay->nbcount++;
+        const int *ix = lay->pint + p->idx, *frame = lay->pint + p->frame;
+        for (int k = 0; k < p->nc; k++) {
+            const int c = frame[ix[k]];
+            lay->bc_cells[(size_t)b * words + c / 64] |= (uint64_t)1 << (c % 64);
+        }
+        lay->bc_class[b] = cls;
+        lay->bc_counts[b] = lay->pword[p->b];
+        lay->bc_cost += p->cost;
+    }
+    *ntop = keep;
+    return 0;
+}
+
+/*
  * Read the propagators beyond the units: a sequence of primitives, each a tuple
  * (kind, ...) as cpsudoku.engines.native writes them. Each top-level one gets a frame
  * (its cells, once each), and each cell the list of those it wakes.
@@ -1392,6 +1469,8 @@ static int read_props(Layout *lay, PyObject *props)
         PyErr_SetString(PyExc_ValueError, "too many primitives");
         goto done;
     }
+    if (bit_counts(lay, top, &ntop) < 0)
+        goto done;
     /* each cell's top-level propagators */
     lay->cell_start = PyMem_Calloc((size_t)lay->cells + 1, sizeof(int));
     size_t links = 0;

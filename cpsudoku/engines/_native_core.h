@@ -633,6 +633,109 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
 }
 
 /*
+ * The counts on the bit boards (bit_counts in _native.c): per class of values, the
+ * cells that may hold one of them and those that may hold another; per count, those
+ * that must (only the class) and may (both) as two popcounts. No count allowed
+ * between must and must + may: a contradiction (its cells weigh more). The highest
+ * allowed reached: the class leaves the cells that may; the lowest needs them all:
+ * they keep only the class. Returns -1, 1 when a cell lost values, else 0.
+ */
+static inline void FN(bcount_unions)(const Layout *lay, const STATE *s, uint64_t in[][W],
+                                     uint64_t out[][W])
+{
+    uint64_t x[D][W];
+    for (int d = 0; d < lay->n; d++)
+        for (int k = 0; k < W; k++)
+            x[d][k] = s->cand[d][k] | s->placed[d][k];
+    for (int c = 0; c < lay->nbclass; c++) {
+        const uint32_t mask = lay->bclass_mask[c];
+        for (int k = 0; k < W; k++) {
+            uint64_t i = 0, o = 0;
+            for (int d = 0; d < lay->n; d++) {
+                if (mask >> d & 1)
+                    i |= x[d][k];
+                else
+                    o |= x[d][k];
+            }
+            in[c][k] = i;
+            out[c][k] = o;
+        }
+    }
+}
+
+/* Per class, the cells whose union moved since the snapshot (all, without one). */
+static inline void FN(bcount_moved)(const Layout *lay, const Frame *f, uint64_t in[][W],
+                                    uint64_t out[][W], uint64_t moved[][W])
+{
+    for (int c = 0; c < lay->nbclass; c++)
+        for (int k = 0; k < W; k++)
+            moved[c][k] = f->bc_snap_ok ? (in[c][k] ^ f->bc_in[c][k]) | (out[c][k] ^ f->bc_out[c][k])
+                                        : ~(uint64_t)0;
+}
+
+static int FN(bcounts)(const Layout *lay, STATE *s, Frame *f)
+{
+    const int n = lay->n, classes = lay->nbclass;
+    uint64_t in[BCLASSES][W], out[BCLASSES][W], moved[BCLASSES][W];
+    int changed = 0;
+    f->work += lay->bc_cost;
+    FN(bcount_unions)(lay, s, in, out);
+    FN(bcount_moved)(lay, f, in, out, moved);
+    /* The next pass looks from the unions this one begins with: every count holds
+     * there, or is looked at again below after its cells change. */
+    for (int c = 0; c < classes; c++)
+        for (int k = 0; k < W; k++) {
+            f->bc_in[c][k] = in[c][k];
+            f->bc_out[c][k] = out[c][k];
+        }
+    for (int j = 0; j < lay->nbcount; j++) {
+        const uint64_t *cells = lay->bc_cells + (size_t)j * W;
+        const int c = lay->bc_class[j];
+        uint64_t touched = 0; /* its cells as they were when it last held: nothing to do */
+        for (int k = 0; k < W; k++)
+            touched |= cells[k] & moved[c][k];
+        if (!touched)
+            continue;
+        uint64_t maybe[W];
+        int must = 0, may = 0;
+        for (int k = 0; k < W; k++) {
+            const uint64_t i = cells[k] & in[c][k], o = cells[k] & out[c][k];
+            maybe[k] = i & o;
+            must += __builtin_popcountll(i & ~o);
+            may += __builtin_popcountll(maybe[k]);
+        }
+        const uint64_t fit = lay->bc_counts[j] & (((uint64_t)2 << (must + may)) - 1) &
+                             ~(((uint64_t)1 << must) - 1);
+        if (!fit) {
+            FN(weigh)(cells, f->weight);
+            return -1;
+        }
+        if (!may)
+            continue;
+        const int lo = __builtin_ctzll(fit), hi = 63 - __builtin_clzll(fit);
+        uint32_t gone;
+        if (hi == must)
+            gone = lay->bclass_mask[c]; /* no more: the cells that may hold others */
+        else if (lo == must + may)
+            gone = ~lay->bclass_mask[c]; /* every one needed: they hold the class */
+        else
+            continue;
+        for (int d = 0; d < n; d++)
+            if (gone >> d & 1)
+                for (int k = 0; k < W; k++)
+                    s->cand[d][k] &= ~maybe[k];
+        changed = 1;
+        /* the later counts see the cells as they are now; those it changed look again */
+        FN(bcount_unions)(lay, s, in, out);
+        for (int c2 = 0; c2 < classes; c2++)
+            for (int k = 0; k < W; k++)
+                moved[c2][k] |= maybe[k];
+    }
+    f->bc_snap_ok = 1;
+    return changed;
+}
+
+/*
  * Singles, locked candidates, triads and the propagators beyond the units to a
  * fixpoint. ``base`` is the state this one was copied from (its propagators were at
  * their fixpoint there), NULL at the root. Returns 0 on a contradiction.
@@ -662,6 +765,17 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
             }
     if (!base && generic && lay->ntop)
         f->wake_all = 1;
+    f->bc_snap_ok = 0; /* the counts held at base: its unions are where they look from */
+    if (base && lay->nbcount) {
+        uint64_t in[BCLASSES][W], out[BCLASSES][W];
+        FN(bcount_unions)(lay, base, in, out);
+        for (int c = 0; c < lay->nbclass; c++)
+            for (int k = 0; k < W; k++) {
+                f->bc_in[c][k] = in[c][k];
+                f->bc_out[c][k] = out[c][k];
+            }
+        f->bc_snap_ok = 1;
+    }
     for (;;) {
         uint64_t one[W], two[W], three[W];
         for (int k = 0; k < W; k++)
@@ -715,6 +829,13 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
         }
         if (lay->ncages) { /* before "solved": a full cage must still make its sum */
             int step = FN(cages)(lay, s, f);
+            if (step < 0)
+                return 0;
+            if (step > 0)
+                continue;
+        }
+        if (lay->nbcount) { /* before "solved": a full grid must keep every count */
+            int step = FN(bcounts)(lay, s, f);
             if (step < 0)
                 return 0;
             if (step > 0)
@@ -1097,7 +1218,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             for (int d = 0; d < n; d++)
                 if (!(allowed[i] >> d & 1))
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
-    if (lay->ntop || lay->ncages || lay->nshift || lay->dpeers)
+    if (lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount)
         memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
     frames->sees_most = SEES_PLACES;
     memset(frames->sees_calls, 0, sizeof(frames->sees_calls));
@@ -1143,7 +1264,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             }
             depth--; /* this state is spent: go on with its parent's next digit */
         } else {
-            int c = lay->ntop || lay->ncages || lay->nshift || lay->dpeers
+            int c = lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount
                         ? FN(choose_weighted)(lay, cur, frames)
                         : FN(choose)(lay, cur, pairs);
             uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
