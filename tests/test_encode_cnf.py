@@ -248,3 +248,90 @@ def test_reduced_formula_of_a_dead_end_has_an_empty_clause() -> None:
     assert () in red.clauses
     with Solver("cadical153", bootstrap_with=red.clauses) as s:
         assert not s.solve()
+
+
+# --- the grouped forms of small tables and counts ---------------------------------
+
+
+def _exactly_one_per_cell(cells: tuple[int, ...], n: int) -> list[list[int]]:
+    """Each listed cell holds exactly one value (the grid's cell clauses, in small)."""
+    out = []
+    for i in cells:
+        lits = [i * n + d for d in range(1, n + 1)]
+        out.append(lits)
+        out.extend([-a, -b] for k, a in enumerate(lits) for b in lits[k + 1 :])
+    return out
+
+
+def _accepted(clauses: list[list[int]], cells: tuple[int, ...], n: int) -> set[tuple[int, ...]]:
+    """The values of ``cells`` some model of ``clauses`` gives them (auxiliaries free)."""
+    from itertools import product
+
+    found = set()
+    with Solver("cadical153", bootstrap_with=clauses + _exactly_one_per_cell(cells, n)) as s:
+        for values in product(range(1, n + 1), repeat=len(cells)):
+            if s.solve(assumptions=[i * n + v for i, v in zip(cells, values, strict=True)]):
+                found.add(values)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_small_table_keeps_exactly_its_tuples(seed: int) -> None:
+    """Forbidden tuples grouped with a free cell: the same tuples as one clause each."""
+    from itertools import product
+
+    from cpsudoku.encode.cnf import table_clauses
+    from cpsudoku.model.primitives import Table
+
+    rng = random.Random(seed)
+    n = rng.choice([3, 4])
+    cells = tuple(rng.sample(range(9), rng.randint(1, 3)))
+    every = list(product(range(1, n + 1), repeat=len(cells)))
+    tuples = tuple(t for t in every if rng.random() < rng.choice([0.1, 0.5, 0.9]))
+    clauses: list[tuple[int, ...]] = []
+    table_clauses(Table(cells, tuples), n, 9 * n, clauses)
+    assert all(abs(x) <= 9 * n for c in clauses for x in c)  # no auxiliary variable
+    assert _accepted([list(c) for c in clauses], cells, n) == set(tuples)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_small_count_keeps_exactly_its_counts(seed: int) -> None:
+    """Subsets over shared indicators: the assignments the count's own check keeps."""
+    from cpsudoku.encode.cnf import small_count_clauses
+    from cpsudoku.model.primitives import Count
+
+    rng = random.Random(seed)
+    n = 4
+    cells = tuple(rng.sample(range(9), rng.randint(1, 5)))
+    lo = rng.randint(0, len(cells))
+    hi = rng.randint(lo, len(cells) + 1)
+    count = Count(cells, rng.randrange(1, 1 << n), frozenset(range(lo, hi + 1)))
+    clauses: list[tuple[int, ...]] = []
+    classes: dict[tuple[tuple[int, ...], int, int], int] = {}
+    top = small_count_clauses(count, n, 9 * n, clauses, (), classes)
+    assert top is not None
+    # A second count of the same set over the same cells shares the indicators.
+    again = small_count_clauses(count, n, top, clauses, (), classes)
+    assert again == top
+    keeps = set()
+    from itertools import product
+
+    for values in product(range(1, n + 1), repeat=len(cells)):
+        grid = [1] * 9
+        for i, v in zip(cells, values, strict=True):
+            grid[i] = v
+        if count.holds(grid):
+            keeps.add(values)
+    assert _accepted([list(c) for c in clauses], cells, n) == keeps
+
+
+def test_counts_beyond_the_small_form_are_left_to_the_layered_counter() -> None:
+    from cpsudoku.encode.cnf import small_count_clauses
+    from cpsudoku.model.primitives import Count
+
+    out: list[tuple[int, ...]] = []
+    wide = Count(tuple(range(6)), 0b1, frozenset({1}))  # six cells
+    gaps = Count((0, 1, 2), 0b1, frozenset({0, 2}))  # not an interval
+    assert small_count_clauses(wide, 4, 100, out, (), {}) is None
+    assert small_count_clauses(gaps, 4, 100, out, (), {}) is None
+    assert out == []
