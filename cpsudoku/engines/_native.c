@@ -1356,7 +1356,8 @@ static int close_frame(Builder *bd, int id)
  * one union per class of values, where each woken count gathered its cells'
  * candidates digit by digit (two thirds of global entropy's instructions went to
  * waking and running its 192 counts). Counts of more than 62 cells, of a cell listed
- * twice, or of a class beyond BCLASSES, stay propagators. ``top`` keeps the others, in order.
+ * twice, or of a class beyond BCLASSES, stay propagators. ``top`` keeps the others,
+ * in order. Any top-level count sets ``has_counts`` (the search probes first).
  */
 static int bit_counts(Layout *lay, int *top, size_t *ntop)
 {
@@ -1495,7 +1496,6 @@ static int read_props(Layout *lay, PyObject *props)
         const Prop *p = lay->props + top[j];
         for (int k = 0; k < p->nframe; k++)
             lay->cell_props[fill[lay->pint[p->frame + k]]++] = (int)j;
-        lay->has_counts |= p->kind == K_COUNT;
     }
     lay->top = top;
     lay->ntop = (int)ntop;

@@ -632,14 +632,8 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
     return changed;
 }
 
-/*
- * The counts on the bit boards (bit_counts in _native.c): per class of values, the
- * cells that may hold one of them and those that may hold another; per count, those
- * that must (only the class) and may (both) as two popcounts. No count allowed
- * between must and must + may: a contradiction (its cells weigh more). The highest
- * allowed reached: the class leaves the cells that may; the lowest needs them all:
- * they keep only the class. Returns -1, 1 when a cell lost values, else 0.
- */
+/* Per class of the bit-board counts, the cells that may hold one of its values (in)
+ * and those that may hold another (out). */
 static inline void FN(bcount_unions)(const Layout *lay, const STATE *s, uint64_t in[][W],
                                      uint64_t out[][W])
 {
@@ -673,6 +667,15 @@ static inline void FN(bcount_moved)(const Layout *lay, const Frame *f, uint64_t 
                                         : ~(uint64_t)0;
 }
 
+/*
+ * The counts on the bit boards (bit_counts in _native.c): per count, its cells that
+ * must hold its class (only the class) and may (both) as two popcounts of the
+ * unions. No count allowed between must and must + may: a contradiction (its cells
+ * weigh more). The highest allowed reached: the class leaves the cells that may; the
+ * lowest needs them all: they keep only the class. Only the counts whose cells moved
+ * since the pass before (or the parent state, where all held) look. Returns -1, 1
+ * when a cell lost values, else 0.
+ */
 static int FN(bcounts)(const Layout *lay, STATE *s, Frame *f)
 {
     const int n = lay->n, classes = lay->nbclass;
