@@ -606,27 +606,23 @@ def _small_table(size: int, tuples: tuple[tuple[int, ...], ...], n: int) -> tupl
     """
     from itertools import product
 
-    cells = range(size)
-    allowed = set(tuples)
     best: list[Clause] | None = None
-    for free in range(len(cells)):
-        others = [i for i in range(len(cells)) if i != free]
+    for free in range(size):
+        others = [i for i in range(size) if i != free]
         ok: dict[tuple[int, ...], list[int]] = {}
-        for t in allowed:
+        for t in set(tuples):
             ok.setdefault(tuple(t[i] for i in others), []).append(t[free])
         clauses: list[Clause] = []
         for rest in product(range(1, n + 1), repeat=len(others)):
-            head = tuple(-(cells[i] * n + v) for i, v in zip(others, rest, strict=True))
+            head = tuple(-(i * n + v) for i, v in zip(others, rest, strict=True))
             keep = ok.get(rest, ())
             bad = n - len(keep)
             if not bad:
                 continue
             if len(head) + len(keep) < bad * (len(head) + 1):
-                clauses.append((*head, *(cells[free] * n + v for v in sorted(keep))))
+                clauses.append((*head, *(free * n + v for v in sorted(keep))))
             else:
-                clauses.extend(
-                    (*head, -(cells[free] * n + v)) for v in range(1, n + 1) if v not in keep
-                )
+                clauses.extend((*head, -(free * n + v)) for v in range(1, n + 1) if v not in keep)
         if best is None or sum(map(len, clauses)) < sum(map(len, best)):
             best = clauses
     return tuple(best or ())
