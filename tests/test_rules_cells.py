@@ -14,7 +14,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, product
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,7 @@ from cpsudoku.model.constraints.cells import entropy_bands, residues
 from cpsudoku.model.errors import RulesError
 from cpsudoku.model.exchange import to_exchange
 from cpsudoku.model.fpuzzles import read_fpuzzles, to_fpuzzles
-from cpsudoku.model.primitives import Choice, Primitive
+from cpsudoku.model.primitives import Allowed, Choice, Primitive
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -223,6 +223,27 @@ def test_quadruples_count_as_brute_force(seed: int) -> None:
         values = [rng.randint(1, 4) for _ in range(k)]
     rules = rules_of(4, "2x2", [{"kind": "quadruple", "cells": cells, "values": values}])
     check_4x4(rules, rng.randint(0, 3), seed)
+
+
+@pytest.mark.parametrize(
+    "values", [[1, 2, 3, 4], [1, 1, 2, 3], [2, 2, 4, 4], [1, 2, 3], [4, 4], [3]]
+)
+def test_a_quadruple_compiles_to_primitives_that_keep_exactly_what_it_keeps(
+    values: list[int],
+) -> None:
+    """Over every filling of its four cells (repeats too: the cells need not see each
+    other), the primitives hold exactly when the rule finds no problem. As many digits
+    as cells also narrow each cell to those digits before any search."""
+    cells = [0, 1, 4, 5]
+    rules = rules_of(4, "2x2", [{"kind": "quadruple", "cells": cells, "values": values}])
+    ((rule, prims),) = rules.compiled
+    grid = [1] * 16
+    for filling in product(range(1, 5), repeat=4):
+        for i, v in zip(cells, filling, strict=True):
+            grid[i] = v
+        assert all(p.holds(grid) for p in prims) == (rule.problem(grid, 4) is None), filling
+    narrowed = [p for p in prims if isinstance(p, Allowed)]
+    assert bool(narrowed) == (len(values) == len(cells))
 
 
 @settings(max_examples=40, deadline=None)

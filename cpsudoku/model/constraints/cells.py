@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from cpsudoku.model.constraints.base import (
@@ -248,19 +249,23 @@ class Quadruple(Constraint):
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """A listed digit the cells hold fewer times than listed."""
-        held = Counter(values[i] for i in self.cells)
-        for d, k in self.needs().items():
-            if held[d] < k:
-                return f"{self.where(n)} holds {d} {held[d]} times, not {k}"
+        held = [values[i] for i in self.cells]
+        for d in set(self.values):  # every solution of every engine comes through here
+            if (got := held.count(d)) < (k := self.values.count(d)):
+                return f"{self.where(n)} holds {d} {got} times, not {k}"
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
         """Per listed digit, the cells holding it number at least as many as listed."""
         top = len(self.cells)
-        return tuple(
+        counts = tuple(
             Count(self.cells, bit(d), frozenset(range(k, top + 1)))
             for d, k in sorted(self.needs().items())
         )
+        if len(self.values) < top:
+            return counts
+        # As many digits as cells: the cells hold those digits and no other.
+        return (Allowed(self.cells, (mask_of(self.values),) * top), *counts)
 
     def draw(self, drawing: Drawing) -> None:
         """Its digits in a small circle on the corner the cells share."""
@@ -345,13 +350,14 @@ def residues(n: int) -> tuple[int, int, int]:
     return r1, r2, r0
 
 
-def areas(n: int) -> list[tuple[int, ...]]:
+@lru_cache(maxsize=16)
+def areas(n: int) -> tuple[tuple[int, int, int, int], ...]:
     """Every 2x2 area of an n x n grid: its cells, top left first, row by row."""
-    return [
+    return tuple(
         (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
         for r in range(n - 1)
         for c in range(n - 1)
-    ]
+    )
 
 
 class GlobalClasses(Constraint):
@@ -389,11 +395,13 @@ class GlobalClasses(Constraint):
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """A 2x2 area without a digit of some class."""
-        for area in areas(n):
-            held = mask_of([values[i] for i in area])
-            for mask, name in zip(self.classes(n), self.class_names, strict=True):
+        classes = self.classes(n)
+        bits = [1 << (v - 1) for v in values]
+        for a, b, c, d in areas(n):
+            held = bits[a] | bits[b] | bits[c] | bits[d]
+            for mask, name in zip(classes, self.class_names, strict=True):
                 if not held & mask:
-                    return f"the 2x2 area at {cell_name(area[0], n)} holds no {name} digit"
+                    return f"the 2x2 area at {cell_name(a, n)} holds no {name} digit"
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
