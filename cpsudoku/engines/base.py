@@ -13,6 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import TracebackType
 from typing import ClassVar, Self
 
@@ -111,9 +112,7 @@ class Backend(ABC):
         """
         if not rules.constraints:  # the common case, on every solve: nothing to look at
             return None
-        missing = sorted(
-            {c.kind for c, prims in rules.compiled if not all(cls.takes(p) for p in prims)}
-        )
+        missing = _missing(cls, rules)
         if not missing:
             return None
         return f"engine {cls.name!r} cannot take {', '.join(missing)} constraints"
@@ -309,3 +308,15 @@ def check_time_limit(seconds: float) -> None:
     """
     if math.isnan(seconds):
         raise ValueError("time_limit is NaN; give seconds, or None for no limit")
+
+
+@lru_cache(maxsize=256)
+def _missing(engine: type[Backend], rules: Rules) -> tuple[str, ...]:
+    """The rule kinds of ``rules`` that ``engine`` does not take, sorted.
+
+    Kept per engine and rules (both immutable; rules hash once): a batch, a bench or a
+    portfolio asks before it solves, and the solve asks again.
+    """
+    return tuple(
+        sorted({c.kind for c, prims in rules.compiled if not all(engine.takes(p) for p in prims)})
+    )

@@ -156,17 +156,20 @@ def _layout(
     # shaft through whole rows becomes a sum of the few cells left.
     implied_from = len(rules.primitives) + len(grouped)
     for at, p in enumerate(folded((*rules.primitives, *grouped, *extra), units, n)):
-        if isinstance(p, Allowed):
+        if type(p) is Allowed:  # (type tests: primitives are final classes)
             continue  # the masks a search starts from
-        if isinstance(p, Relation) and p.differ:
-            pairs.extend(p.pairs)
-        elif isinstance(p, Relation) and (digits := _same_digits(p)):
-            digit_pairs.append((digits, p.pairs))
-        elif isinstance(p, Relation):
-            relations.append(p)
-        elif isinstance(p, (Distinct, DigitSets)) and _unit_fits(p.cells, n, full, len(cages)):
+        if type(p) is Relation:
+            if p.differ:
+                pairs.extend(p.pairs)
+            elif digits := _same_digits(p):
+                digit_pairs.append((digits, p.pairs))
+            else:
+                relations.append(p)
+        elif (type(p) is Distinct or type(p) is DigitSets) and _unit_fits(
+            p.cells, n, full, len(cages)
+        ):
             full += len(p.cells) == n
-            if isinstance(p, DigitSets):
+            if type(p) is DigitSets:
                 cages.append(p)
             else:
                 units.append(p.cells)
@@ -320,24 +323,25 @@ def spec(p: Primitive, *, grouped: bool = True) -> tuple[object, ...]:
     as int32 bytes, states, accepting)``, ``("count", cells, values, counts)``,
     ``("choice", [[branch primitives], ...])``. The C side checks every field.
     """
-    if isinstance(p, Relation):
+    # (primitives are final classes: a type test, the common ones first)
+    if type(p) is Count:
+        return ("count", p.cells, p.values, sorted(p.counts))
+    if type(p) is Relation:
         return ("relation", p.pairs, p.allowed)
-    if isinstance(p, Allowed):
-        return ("allowed", p.cells, p.masks)
-    if isinstance(p, Distinct):
-        return ("distinct", p.cells)
-    if isinstance(p, DigitSets):
-        return ("digitsets", p.cells, p.sets)
-    if isinstance(p, Table):
+    if type(p) is Sum:
+        return ("sum", p.cells, [w for _, w in p.terms], p.targets, grouped)
+    if type(p) is Automaton:
+        return ("automaton", p.cells, *_moves(p.transitions, p.accepting))
+    if type(p) is Table:
         flat = bytes(v for row in p.tuples for v in row)
         return ("table", p.cells, flat, len(p.tuples))
-    if isinstance(p, Sum):
-        return ("sum", p.cells, [w for _, w in p.terms], p.targets, grouped)
-    if isinstance(p, Automaton):
-        return ("automaton", p.cells, *_moves(p.transitions, p.accepting))
-    if isinstance(p, Count):
-        return ("count", p.cells, p.values, sorted(p.counts))
-    if isinstance(p, Choice):
+    if type(p) is Allowed:
+        return ("allowed", p.cells, p.masks)
+    if type(p) is Distinct:
+        return ("distinct", p.cells)
+    if type(p) is DigitSets:
+        return ("digitsets", p.cells, p.sets)
+    if type(p) is Choice:
         return ("choice", [[spec(q) for q in branch] for branch in p.branches])
     raise TypeError(f"no compiled form for {type(p).__name__}")
 
