@@ -30,6 +30,13 @@
 /* The most classes (distinct sets of values counted) the bit-board counts take; the
  * counts of further classes stay propagators. */
 #define BCLASSES 16
+/* The bit-board counts' index from cells to counts: from this many counts (fewer
+ * are tested one by one for less than the index costs: counting circles' few counts
+ * each hold most circles, so a moved cell marks nearly all of them), up to this many
+ * words a cell (64 counts a word). Outside them a pass tests every count's cells
+ * against what moved. */
+#define BC_INDEX_LEAST 64
+#define BC_INDEX_WORDS 8
 #define SHIFT_LOOP 0xFFFFFFFFu /* shift_barred: find the unsupported cells value by value */
 
 /* The propagators beyond the units (_native_props.h), one per primitive (a relation:
@@ -135,6 +142,10 @@ typedef struct {
     uint64_t *bc_counts;
     uint32_t bclass_mask[BCLASSES];
     int bc_cost; /* the work of one pass over them, WORK_PER_NODE to a node */
+    /* per cell, the counts holding it as bits (bc_words words each; NULL past
+     * BC_INDEX_WORDS): a pass looks only at the counts of the cells that moved */
+    uint64_t *bc_of_cell;
+    int bc_words;
 } Layout;
 
 typedef struct {
@@ -349,6 +360,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->shift_most);
     PyMem_Free(lay->shift_ways);
     PyMem_Free(lay->bc_cells);
+    PyMem_Free(lay->bc_of_cell);
     PyMem_Free(lay->bc_class);
     PyMem_Free(lay->bc_counts);
     memset(lay, 0, sizeof(*lay));
@@ -1406,6 +1418,21 @@ static int bit_counts(Layout *lay, int *top, size_t *ntop)
         lay->bc_cost += p->cost;
     }
     *ntop = keep;
+    const int bw = (lay->nbcount + 63) / 64;
+    if (lay->nbcount < BC_INDEX_LEAST || bw > BC_INDEX_WORDS)
+        return 0;
+    lay->bc_words = bw;
+    lay->bc_of_cell = PyMem_Calloc((size_t)lay->cells * (size_t)bw, sizeof(uint64_t));
+    if (!lay->bc_of_cell) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int b = 0; b < lay->nbcount; b++)
+        for (int k = 0; k < words; k++)
+            for (uint64_t m = lay->bc_cells[(size_t)b * words + k]; m; m &= m - 1) {
+                const int c = k * 64 + __builtin_ctzll(m);
+                lay->bc_of_cell[(size_t)c * bw + b / 64] |= (uint64_t)1 << (b % 64);
+            }
     return 0;
 }
 

@@ -667,6 +667,22 @@ static inline void FN(bcount_moved)(const Layout *lay, const Frame *f, uint64_t 
                                         : ~(uint64_t)0;
 }
 
+/* OR into ``look`` the bit-board counts from index ``from`` on that hold any of
+ * ``cells`` (the layout's index, bc_of_cell). */
+static inline void FN(bcount_mark)(const Layout *lay, const uint64_t *cells, uint64_t *look,
+                                   int from)
+{
+    const int bw = lay->bc_words, w0 = from / 64;
+    const uint64_t first = ~(uint64_t)0 << (from % 64);
+    for (int k = 0; k < W; k++)
+        for (uint64_t m = cells[k]; m; m &= m - 1) {
+            const uint64_t *of = lay->bc_of_cell + (size_t)(k * 64 + __builtin_ctzll(m)) * bw;
+            look[w0] |= of[w0] & first;
+            for (int w = w0 + 1; w < bw; w++)
+                look[w] |= of[w];
+        }
+}
+
 /*
  * The counts on the bit boards (bit_counts in _native.c): per count, its cells that
  * must hold its class (only the class) and may (both) as two popcounts of the
@@ -691,7 +707,37 @@ static int FN(bcounts)(const Layout *lay, STATE *s, Frame *f)
             f->bc_in[c][k] = in[c][k];
             f->bc_out[c][k] = out[c][k];
         }
-    for (int j = 0; j < lay->nbcount; j++) {
+    /* The counts to look at, in order: with the index (bc_of_cell), those holding a
+     * cell that moved and, on the way, the later ones holding a cell a count changed;
+     * without it, every one. Either way each then tests its own cells against what
+     * moved for its class, so both visit the same counts. */
+    const int bw = lay->bc_words;
+    uint64_t look[BC_INDEX_WORDS];
+    if (lay->bc_of_cell) {
+        uint64_t any[W];
+        for (int k = 0; k < W; k++) {
+            any[k] = 0;
+            for (int c = 0; c < classes; c++)
+                any[k] |= moved[c][k];
+        }
+        for (int w = 0; w < bw; w++)
+            look[w] = f->bc_snap_ok ? 0 : ~(uint64_t)0;
+        if (f->bc_snap_ok)
+            FN(bcount_mark)(lay, any, look, 0);
+    }
+    for (int w = 0, j = -1;;) {
+        if (lay->bc_of_cell) {
+            while (w < bw && !look[w])
+                w++;
+            if (w == bw)
+                break;
+            j = w * 64 + __builtin_ctzll(look[w]);
+            look[w] &= look[w] - 1;
+            if (j >= lay->nbcount)
+                break; /* past the last count: only a whole pass sets these bits */
+        } else if (++j >= lay->nbcount) {
+            break;
+        }
         const uint64_t *cells = lay->bc_cells + (size_t)j * W;
         const int c = lay->bc_class[j];
         uint64_t touched = 0; /* its cells as they were when it last held: nothing to do */
@@ -733,6 +779,8 @@ static int FN(bcounts)(const Layout *lay, STATE *s, Frame *f)
         for (int c2 = 0; c2 < classes; c2++)
             for (int k = 0; k < W; k++)
                 moved[c2][k] |= maybe[k];
+        if (lay->bc_of_cell && j + 1 < lay->nbcount)
+            FN(bcount_mark)(lay, maybe, look, j + 1);
     }
     f->bc_snap_ok = 1;
     return changed;
