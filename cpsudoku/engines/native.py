@@ -53,6 +53,7 @@ from cpsudoku.model.primitives import (
     Relation,
     Sum,
     Table,
+    differ_table,
 )
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
@@ -206,9 +207,10 @@ def _same_digits(r: Relation) -> int:
     clears as it clears its unit peers, instead of a propagator per pair woken by every
     change of its cells.
     """
-    if any(i == j for i, j in r.pairs):  # a cell beside itself: a propagator reads it
+    digits = _digits_apart(r.allowed)  # (kept per table: most relations say more)
+    if digits and any(i == j for i, j in r.pairs):  # a cell beside itself: a propagator
         return 0
-    return _digits_apart(r.allowed)
+    return digits
 
 
 @lru_cache(maxsize=256)
@@ -234,16 +236,22 @@ def _relations(
     non-consecutive partner that differs from it.
     """
     peers = _peer_masks(tuple(units), n * n)
-    out: list[tuple[object, ...]] = []
+    # The pairs of every relation with one table together (a modular line's dozens of
+    # relations are two tables): one pass each, and runs of an offset as long as the
+    # grid makes them.
+    by_table: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for r in relations:
-        shared = [(i, j) for i, j in r.pairs if i != j and peers[i] >> j & 1]
-        apart = [(i, j) for i, j in r.pairs if i == j or not peers[i] >> j & 1]
+        by_table.setdefault(r.allowed, []).extend(r.pairs)
+    out: list[tuple[object, ...]] = []
+    for allowed, pairs in by_table.items():
+        shared = [(i, j) for i, j in pairs if i != j and peers[i] >> j & 1]
+        apart = [(i, j) for i, j in pairs if i == j or not peers[i] >> j & 1]
         if shared:
-            differ = (0, *(r.allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
-            if differ != _only_differ(n):  # else the units already say all it says
+            differ = (0, *(allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
+            if differ != differ_table(n):  # else the units already say all it says
                 out += _shifted(shared, differ, n)
         if apart:
-            out += _shifted(apart, r.allowed, n)
+            out += _shifted(apart, allowed, n)
     return out
 
 
@@ -292,13 +300,6 @@ def _shifted(
     if rest:
         out.append(("relation", rest, allowed))
     return out
-
-
-@lru_cache(maxsize=64)
-def _only_differ(n: int) -> tuple[int, ...]:
-    """The table of "the two values differ" (and nothing else) on side ``n``."""
-    every = (1 << n) - 1
-    return (0, *(every & ~(1 << (a - 1)) for a in range(1, n + 1)))
 
 
 def _unit_fits(cells: tuple[int, ...], n: int, full: int, cages: int) -> bool:

@@ -140,6 +140,12 @@ def _reverse(allowed: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
+@lru_cache(maxsize=64)
+def differ_table(n: int) -> tuple[int, ...]:
+    """The table of "the two values differ" (and nothing else) on side ``n``."""
+    return (0, *(full(n) & ~bit(a) for a in range(1, n + 1)))
+
+
 @dataclass(frozen=True, slots=True)
 class Relation(Primitive):
     """Pairs of cells whose values must be an allowed pair.
@@ -175,8 +181,7 @@ class Relation(Primitive):
     @property
     def differ(self) -> bool:
         """True when the pairs only have to differ (each is then a unit of two cells)."""
-        n = self.n
-        return all(self.allowed[a] == full(n) & ~bit(a) for a in range(1, n + 1))
+        return self.allowed == differ_table(self.n)
 
     @property
     def symmetric(self) -> bool:
