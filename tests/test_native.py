@@ -354,6 +354,13 @@ FUZZ = textwrap.dedent(
         units = [[r * n + c for c in range(n)] for r in range(n)]
         units += [[r * n + c for r in range(n)] for c in range(n)]
         props = [prop(rng, n, cells, 0) for _ in range(rng.randint(1, 8))]
+        if rng.random() < 0.2:  # many counts of a few classes: the cells-to-counts index
+            masks = [rng.randint(1, (1 << n) - 1) for _ in range(3)]
+            props += [
+                ("count", tuple(rng.sample(range(cells), min(cells, rng.randint(1, 5)))),
+                 rng.choice(masks), rng.sample(range(6), rng.randint(1, 3)))
+                for _ in range(rng.randint(60, 300))
+            ]
         try:
             lay = _native.Layout(n, units, None, props)
         except (ValueError, TypeError, OverflowError):

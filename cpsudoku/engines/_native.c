@@ -916,10 +916,35 @@ static int read_shift(Builder *bd, PyObject *spec)
     return 0;
 }
 
+static int close_frame(Builder *bd, int id);
+
+/* One pair of a relation whose table is at ``table`` in pmask: a propagator. */
+static int relation_pair(Builder *bd, PyObject *pair, size_t table, int **ids, size_t *nids,
+                         size_t *capids)
+{
+    if (PyObject_Length(pair) != 2) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a relation's pair is two cells");
+        return -1;
+    }
+    const int id = new_prop(bd, K_RELATION);
+    if (id < 0 || push_id(ids, nids, capids, id) < 0)
+        return -1;
+    size_t idx;
+    if (read_prop_cells(bd, pair, &idx) < 0)
+        return -1;
+    Prop *p = bd->lay->props + id;
+    p->nc = 2;
+    p->idx = idx;
+    p->a = table;
+    return 0;
+}
+
+/* ("relation", pairs, allowed): its table read once, then a propagator per pair;
+ * ``own_frames``: each pair closes a frame of its own (a top-level relation). */
 static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_t *capids,
                          int own_frames)
 {
-    Layout *lay = bd->lay;
     if (PyTuple_GET_SIZE(spec) != 3) {
         PyErr_SetString(PyExc_ValueError, "a relation is (\"relation\", pairs, allowed)");
         return -1;
@@ -930,33 +955,13 @@ static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, s
     PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
     if (!pairs)
         return -1;
-    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(pairs); j++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(pairs, j);
-        if (PyObject_Length(pair) != 2) {
-            Py_DECREF(pairs);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "a relation's pair is two cells");
-            return -1;
-        }
-        int id = new_prop(bd, K_RELATION);
-        if (id < 0 || push_id(ids, nids, capids, id) < 0) {
-            Py_DECREF(pairs);
-            return -1;
-        }
-        size_t idx;
-        if (read_prop_cells(bd, pair, &idx) < 0) {
-            Py_DECREF(pairs);
-            return -1;
-        }
-        Prop *p = lay->props + id;
-        p->nc = 2;
-        p->idx = idx;
-        p->a = table;
-        if (own_frames && j + 1 < PySequence_Fast_GET_SIZE(pairs))
-            break; /* the caller closes this frame and asks again for the rest */
-    }
+    int failed = 0;
+    for (Py_ssize_t j = 0; !failed && j < PySequence_Fast_GET_SIZE(pairs); j++)
+        failed = relation_pair(bd, PySequence_Fast_GET_ITEM(pairs, j), table, ids, nids,
+                               capids) < 0 ||
+                 (own_frames && close_frame(bd, (*ids)[*nids - 1]) < 0);
     Py_DECREF(pairs);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 static int check_size(int ok, const char *message)
@@ -1466,20 +1471,7 @@ static int read_props(Layout *lay, PyObject *props)
             PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) &&
             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(spec, 0), "relation") == 0) {
             /* a relation: each pair a propagator of its own, with a frame of its own */
-            PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
-            if (!pairs)
-                goto done;
-            int failed = 0;
-            for (Py_ssize_t k = 0; !failed && k < PySequence_Fast_GET_SIZE(pairs); k++) {
-                PyObject *one = Py_BuildValue("(O[O]O)", PyTuple_GET_ITEM(spec, 0),
-                                              PySequence_Fast_GET_ITEM(pairs, k),
-                                              PyTuple_GET_ITEM(spec, 2));
-                failed = !one || read_relation(&bd, one, &top, &ntop, &captop, 1) < 0 ||
-                         close_frame(&bd, top[ntop - 1]) < 0;
-                Py_XDECREF(one);
-            }
-            Py_DECREF(pairs);
-            if (failed)
+            if (read_relation(&bd, spec, &top, &ntop, &captop, 1) < 0)
                 goto done;
             continue;
         }
