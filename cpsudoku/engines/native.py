@@ -236,23 +236,25 @@ def _relations(
     non-consecutive partner that differs from it.
     """
     peers = _peer_masks(tuple(units), n * n)
-    # The pairs of every relation with one table together (a modular line's dozens of
-    # relations are two tables): one pass each, and runs of an offset as long as the
-    # grid makes them.
-    by_table: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-    for r in relations:
-        by_table.setdefault(r.allowed, []).extend(r.pairs)
     out: list[tuple[object, ...]] = []
-    for allowed, pairs in by_table.items():
-        shared = [(i, j) for i, j in pairs if i != j and peers[i] >> j & 1]
-        apart = [(i, j) for i, j in pairs if i == j or not peers[i] >> j & 1]
+    for r in relations:
+        # Each relation on its own: merged by table, a modular grid's lines made runs
+        # of 16 pairs and more into shifts, and took 130 -> 161 guesses a puzzle.
+        shared = [(i, j) for i, j in r.pairs if i != j and peers[i] >> j & 1]
+        apart = [(i, j) for i, j in r.pairs if i == j or not peers[i] >> j & 1]
         if shared:
-            differ = (0, *(allowed[a] & ~(1 << (a - 1)) for a in range(1, n + 1)))
+            differ = _less_equal(r.allowed)
             if differ != differ_table(n):  # else the units already say all it says
                 out += _shifted(shared, differ, n)
         if apart:
-            out += _shifted(apart, allowed, n)
+            out += _shifted(apart, r.allowed, n)
     return out
+
+
+@lru_cache(maxsize=256)
+def _less_equal(allowed: tuple[int, ...]) -> tuple[int, ...]:
+    """A relation's table without "equal": for its pairs in a unit, which must differ."""
+    return (0, *(allowed[a] & ~(1 << (a - 1)) for a in range(1, len(allowed))))
 
 
 @lru_cache(maxsize=64)
