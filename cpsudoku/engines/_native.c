@@ -141,6 +141,11 @@ typedef struct {
     int *bc_class;
     uint64_t *bc_counts;
     uint32_t bclass_mask[BCLASSES];
+    /* Classes of no common value (global entropy's three, a quadruple's digits): per
+     * value its class, nbclass for none; the unions then take one pass over the
+     * values (FN(bcount_unions)). bc_disjoint 0: a value in two classes. */
+    int bc_disjoint;
+    int8_t bc_class_of[MAX_DIGITS];
     int bc_cost; /* the work of one pass over them, WORK_PER_NODE to a node */
     /* per cell, the counts holding it as bits (bc_words words each; NULL past
      * BC_INDEX_WORDS): a pass looks only at the counts of the cells that moved */
@@ -1423,6 +1428,18 @@ static int bit_counts(Layout *lay, int *top, size_t *ntop)
         lay->bc_cost += p->cost;
     }
     *ntop = keep;
+    uint32_t seen = 0;
+    lay->bc_disjoint = 1;
+    for (int c = 0; c < lay->nbclass; c++) {
+        lay->bc_disjoint &= !(seen & lay->bclass_mask[c]);
+        seen |= lay->bclass_mask[c];
+    }
+    for (int d = 0; d < lay->n; d++) {
+        lay->bc_class_of[d] = (int8_t)lay->nbclass;
+        for (int c = 0; c < lay->nbclass; c++)
+            if (lay->bclass_mask[c] >> d & 1)
+                lay->bc_class_of[d] = (int8_t)c;
+    }
     const int bw = (lay->nbcount + 63) / 64;
     if (lay->nbcount < BC_INDEX_LEAST || bw > BC_INDEX_WORDS)
         return 0;

@@ -637,11 +637,33 @@ static int FN(shifts)(const Layout *lay, STATE *s, Frame *f)
 static inline void FN(bcount_unions)(const Layout *lay, const STATE *s, uint64_t in[][W],
                                      uint64_t out[][W])
 {
+    const int classes = lay->nbclass;
+    if (lay->bc_disjoint) {
+        /* Per class the union of its values (the last: of the values in none); the
+         * others of a class are the classes before it and those after. */
+        for (int k = 0; k < W; k++) {
+            uint64_t of[BCLASSES + 1], after[BCLASSES + 2];
+            for (int c = 0; c <= classes; c++)
+                of[c] = 0;
+            for (int d = 0; d < lay->n; d++)
+                of[lay->bc_class_of[d]] |= s->cand[d][k] | s->placed[d][k];
+            after[classes] = of[classes];
+            for (int c = classes - 1; c >= 0; c--)
+                after[c] = after[c + 1] | of[c];
+            uint64_t before = 0;
+            for (int c = 0; c < classes; c++) {
+                in[c][k] = of[c];
+                out[c][k] = before | after[c + 1];
+                before |= of[c];
+            }
+        }
+        return;
+    }
     uint64_t x[D][W];
     for (int d = 0; d < lay->n; d++)
         for (int k = 0; k < W; k++)
             x[d][k] = s->cand[d][k] | s->placed[d][k];
-    for (int c = 0; c < lay->nbclass; c++) {
+    for (int c = 0; c < classes; c++) {
         const uint32_t mask = lay->bclass_mask[c];
         for (int k = 0; k < W; k++) {
             uint64_t i = 0, o = 0;

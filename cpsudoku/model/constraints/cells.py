@@ -249,10 +249,12 @@ class Quadruple(Constraint):
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """A listed digit the cells hold fewer times than listed."""
-        held = [values[i] for i in self.cells]
-        for d in set(self.values):  # every solution of every engine comes through here
-            if (got := held.count(d)) < (k := self.values.count(d)):
+        rest = [values[i] for i in self.cells]  # every engine's every solution: cheap
+        for d in self.values:
+            if d not in rest:
+                got, k = [values[i] for i in self.cells].count(d), self.values.count(d)
                 return f"{self.where(n)} holds {d} {got} times, not {k}"
+            rest.remove(d)
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
