@@ -154,6 +154,24 @@ def test_extra_regions_are_units_too(engine) -> None:  # type: ignore[no-untyped
     assert is_solution(puzzle, mine.solution)
 
 
+def test_a_layout_over_the_units_of_the_one_before_searches_as_a_fresh_one() -> None:
+    """A layout copies the unit part of the last one built when their units are the
+    same; built in turn over two sets of units, each answers as it does alone."""
+    from cpsudoku.engines import _native
+
+    x = x_puzzle()
+    classic = Rules.for_size(9)
+    cells = bytes(x.cells)
+    expected = {}
+    for rules in (x.rules, classic):
+        expected[rules] = _native.Layout(9, list(rules.unit_cells), band=False).solve(cells, 300)
+    for rules in (x.rules, x.rules, classic, classic, x.rules, classic):
+        layout = _native.Layout(9, list(rules.unit_cells), band=False)
+        assert layout.solve(cells, 300) == expected[rules]  # the same tree: nodes too
+    assert expected[x.rules][:2] == (native.DONE, 1)  # the diagonals keep one grid
+    assert expected[classic][:2] == (native.LIMIT, 300)
+
+
 def test_sides_up_to_32_and_no_further(engine) -> None:  # type: ignore[no-untyped-def]
     r = engine.solve(Puzzle(Rules.for_size(32), (0,) * 32**2), unique=False)
     assert r.status is Status.SOLVED

@@ -796,6 +796,13 @@ static int push_id(int **ids, size_t *nids, size_t *capids, int id)
 /* ("relation", pairs, allowed): allowed[a] is the mask the second cell may hold
  * while the first holds a (n + 1 entries, the first unused); one propagator per pair,
  * all sharing the table and its reverse. */
+/* True when the str ``name`` is ``word`` (ASCII): the first letter decides most. */
+static inline int named(PyObject *name, const char *word)
+{
+    return PyUnicode_GET_LENGTH(name) > 0 && PyUnicode_READ_CHAR(name, 0) == (Py_UCS4)word[0] &&
+           PyUnicode_CompareWithASCIIString(name, word) == 0;
+}
+
 /* A relation's table (n + 1 masks, the first unused: the values allowed beside each
  * value) into pmask as n forward masks, then n backward: its offset in *at. */
 static int relation_table(Builder *bd, PyObject *obj, size_t *at)
@@ -1078,7 +1085,7 @@ static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_
     }
     PyObject *name = PyTuple_GET_ITEM(spec, 0);
     const Py_ssize_t size = PyTuple_GET_SIZE(spec);
-#define IS(word) (PyUnicode_CompareWithASCIIString(name, word) == 0)
+#define IS(word) (named(name, word))
     if (IS("relation"))
         return read_relation(bd, spec, ids, nids, capids, 0);
     int kind = IS("allowed")     ? K_ALLOWED
@@ -1486,7 +1493,7 @@ static int read_props(Layout *lay, PyObject *props)
         size_t before = ntop;
         if (PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 3 &&
             PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) &&
-            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(spec, 0), "relation") == 0) {
+            named(PyTuple_GET_ITEM(spec, 0), "relation")) {
             /* a relation: each pair a propagator of its own, with a frame of its own */
             if (read_relation(&bd, spec, &top, &ntop, &captop, 1) < 0)
                 goto done;
@@ -1494,7 +1501,7 @@ static int read_props(Layout *lay, PyObject *props)
         }
         if (PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) == 4 &&
             PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) &&
-            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(spec, 0), "shift") == 0) {
+            named(PyTuple_GET_ITEM(spec, 0), "shift")) {
             if (read_shift(&bd, spec) < 0)
                 goto done;
             continue;
@@ -1721,6 +1728,89 @@ done:
     return status;
 }
 
+/*
+ * The unit part of the last layout built: its units, peers, units per cell and the
+ * block of locked-candidate pairs and triads. A dataset of variant puzzles builds a
+ * layout per puzzle over the same grid, where only the propagators differ; the next
+ * layout with the same units copies these instead of working them out (a quarter of
+ * a quadruple layout's instructions). Read and written with the GIL held.
+ */
+static struct {
+    int n, words, nunits, full_units, npairs, ntriads, max_inter;
+    uint64_t *unit_bits, *peers, *cell_units, *block;
+} last_units;
+
+/* The bytes of the pairs' and triads' block (pair_inter holds it; pair_start last). */
+static size_t pair_block_bytes(const Layout *lay)
+{
+    const size_t pair_words = (size_t)lay->npairs * lay->words,
+                 triad_words = (size_t)lay->ntriads * lay->words;
+    return (2 * pair_words + 4 * triad_words) * sizeof(uint64_t) +
+           ((size_t)lay->full_units + 1) * sizeof(int);
+}
+
+/* Point the pair and triad arrays into ``block`` (pair_block_bytes long). */
+static void pair_block_place(Layout *lay, uint64_t *block)
+{
+    const size_t pair_words = (size_t)lay->npairs * lay->words,
+                 triad_words = (size_t)lay->ntriads * lay->words;
+    lay->pair_inter = block;
+    lay->pair_rest = block + pair_words;
+    lay->triad_cells = block + 2 * pair_words;
+    lay->triad_around = lay->triad_cells + triad_words;
+    lay->triad_a_out = lay->triad_around + triad_words;
+    lay->triad_b_out = lay->triad_a_out + triad_words;
+    lay->pair_start = (int *)(lay->triad_b_out + triad_words);
+}
+
+/* True when ``lay``'s units (read, nothing derived yet) are the last layout's. */
+static int units_as_last(const Layout *lay)
+{
+    return last_units.unit_bits && last_units.n == lay->n && last_units.words == lay->words &&
+           last_units.nunits == lay->nunits && last_units.full_units == lay->full_units &&
+           memcmp(last_units.unit_bits, lay->unit_bits,
+                  (size_t)lay->nunits * lay->words * sizeof(uint64_t)) == 0;
+}
+
+/* Keep ``lay``'s unit part (complete) as the last layout's; -1 when out of memory. */
+static int keep_units(const Layout *lay, size_t block_bytes)
+{
+    const size_t unit_bytes = (size_t)lay->nunits * lay->words * sizeof(uint64_t),
+                 peer_bytes = (size_t)lay->cells * lay->words * sizeof(uint64_t),
+                 cell_bytes = (size_t)lay->cells * UNIT_WORDS * sizeof(uint64_t);
+    PyMem_Free(last_units.unit_bits);
+    PyMem_Free(last_units.peers);
+    PyMem_Free(last_units.cell_units);
+    PyMem_Free(last_units.block);
+    memset(&last_units, 0, sizeof(last_units));
+    uint64_t *units = PyMem_Malloc(unit_bytes ? unit_bytes : 1),
+             *peers = PyMem_Malloc(peer_bytes), *cells = PyMem_Malloc(cell_bytes),
+             *block = PyMem_Malloc(block_bytes);
+    if (!units || !peers || !cells || !block) {
+        PyMem_Free(units);
+        PyMem_Free(peers);
+        PyMem_Free(cells);
+        PyMem_Free(block);
+        return -1;
+    }
+    memcpy(units, lay->unit_bits, unit_bytes);
+    memcpy(peers, lay->peers, peer_bytes);
+    memcpy(cells, lay->cell_units, cell_bytes);
+    memcpy(block, lay->pair_inter, block_bytes);
+    last_units.n = lay->n;
+    last_units.words = lay->words;
+    last_units.nunits = lay->nunits;
+    last_units.full_units = lay->full_units;
+    last_units.npairs = lay->npairs;
+    last_units.ntriads = lay->ntriads;
+    last_units.max_inter = lay->max_inter;
+    last_units.unit_bits = units;
+    last_units.peers = peers;
+    last_units.cell_units = cells;
+    last_units.block = block;
+    return 0;
+}
+
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"n", "units", "cages", "props", "band", "digit_pairs", NULL};
@@ -1750,57 +1840,64 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         return -1;
     for (int i = 0; i < cells; i++)
         SET(lay->all, i);
-    lay->peers = PyMem_Calloc((size_t)cells * words, sizeof(uint64_t));
-    if (!lay->peers)
-        goto nomem;
-    for (int u = 0; u < lay->nunits; u++) {
-        const uint64_t *unit = lay->unit_bits + (size_t)u * words;
-        for (int w = 0; w < words; w++)
-            for (uint64_t m = unit[w]; m; m &= m - 1) {
-                int i = w * 64 + __builtin_ctzll(m);
-                for (int k = 0; k < words; k++)
-                    lay->peers[(size_t)i * words + k] |= unit[k];
-            }
-    }
-    for (int i = 0; i < cells; i++)
-        lay->peers[(size_t)i * words + (i >> 6)] &= ~((uint64_t)1 << (i & 63));
     if (lay->full_units > 64 * UNIT_WORDS) {
         PyErr_Format(PyExc_ValueError, "at most %d units of %d cells, not %d",
                      64 * UNIT_WORDS, n, lay->full_units);
         layout_free(lay);
         return -1;
     }
-    lay->cell_units = PyMem_Calloc((size_t)cells * UNIT_WORDS, sizeof(uint64_t));
-    if (!lay->cell_units)
-        goto nomem;
     for (int u = 0; u < lay->full_units; u++)
         SET(lay->all_units, u);
-    for (int u = 0; u < lay->full_units; u++)
-        for (int w = 0; w < words; w++)
-            for (uint64_t m = lay->unit_bits[(size_t)u * words + w]; m; m &= m - 1) {
-                int i = w * 64 + __builtin_ctzll(m);
-                lay->cell_units[(size_t)i * UNIT_WORDS + (u >> 6)] |= (uint64_t)1 << (u & 63);
-            }
-    /* Locked candidates: a full unit A and any other unit B sharing 2+ cells with it.
-     * Counted first, then written into one block of the size they need (a 9x9 jigsaw
-     * dataset builds a layout per puzzle: one allocation, not seven, each 40 times
-     * too big). */
-    scan_pairs(lay, 0);
-    int npairs = lay->npairs, ntriads = lay->ntriads;
-    /* One block: pair_inter holds it, the other five arrays and pair_start lie in it. */
-    size_t pair_words = (size_t)npairs * words, triad_words = (size_t)ntriads * words;
-    uint64_t *block = PyMem_Malloc((2 * pair_words + 4 * triad_words) * sizeof(uint64_t) +
-                                   ((size_t)lay->full_units + 1) * sizeof(int));
+    const int same = units_as_last(lay);
+    lay->peers = PyMem_Malloc((size_t)cells * words * sizeof(uint64_t));
+    lay->cell_units = PyMem_Calloc((size_t)cells * UNIT_WORDS, sizeof(uint64_t));
+    if (!lay->peers || !lay->cell_units)
+        goto nomem;
+    if (same) {
+        memcpy(lay->peers, last_units.peers, (size_t)cells * words * sizeof(uint64_t));
+        memcpy(lay->cell_units, last_units.cell_units,
+               (size_t)cells * UNIT_WORDS * sizeof(uint64_t));
+        lay->npairs = last_units.npairs;
+        lay->ntriads = last_units.ntriads;
+        lay->max_inter = last_units.max_inter;
+    } else {
+        memset(lay->peers, 0, (size_t)cells * words * sizeof(uint64_t));
+        for (int u = 0; u < lay->nunits; u++) {
+            const uint64_t *unit = lay->unit_bits + (size_t)u * words;
+            for (int w = 0; w < words; w++)
+                for (uint64_t m = unit[w]; m; m &= m - 1) {
+                    int i = w * 64 + __builtin_ctzll(m);
+                    for (int k = 0; k < words; k++)
+                        lay->peers[(size_t)i * words + k] |= unit[k];
+                }
+        }
+        for (int i = 0; i < cells; i++)
+            lay->peers[(size_t)i * words + (i >> 6)] &= ~((uint64_t)1 << (i & 63));
+        for (int u = 0; u < lay->full_units; u++)
+            for (int w = 0; w < words; w++)
+                for (uint64_t m = lay->unit_bits[(size_t)u * words + w]; m; m &= m - 1) {
+                    int i = w * 64 + __builtin_ctzll(m);
+                    lay->cell_units[(size_t)i * UNIT_WORDS + (u >> 6)] |= (uint64_t)1
+                                                                           << (u & 63);
+                }
+        /* Locked candidates: a full unit A and any other unit B sharing 2+ cells with
+         * it. Counted first, then written into one block of the size they need (a 9x9
+         * jigsaw dataset builds a layout per puzzle: one allocation, not seven, each 40
+         * times too big). */
+        scan_pairs(lay, 0);
+    }
+    const size_t block_bytes = pair_block_bytes(lay);
+    uint64_t *block = PyMem_Malloc(block_bytes);
     if (!block)
         goto nomem;
-    lay->pair_inter = block;
-    lay->pair_rest = block + pair_words;
-    lay->triad_cells = block + 2 * pair_words;
-    lay->triad_around = lay->triad_cells + triad_words;
-    lay->triad_a_out = lay->triad_around + triad_words;
-    lay->triad_b_out = lay->triad_a_out + triad_words;
-    lay->pair_start = (int *)(lay->triad_b_out + triad_words);
-    scan_pairs(lay, 1);
+    pair_block_place(lay, block);
+    if (same)
+        memcpy(block, last_units.block, block_bytes);
+    else {
+        scan_pairs(lay, 1);
+        if (keep_units(lay, block_bytes) < 0)
+            goto nomem;
+    }
     if (cages && cages != Py_None && read_cages(lay, cages) < 0) {
         layout_free(lay);
         return -1;
