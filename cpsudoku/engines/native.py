@@ -328,7 +328,7 @@ def spec(p: Primitive, *, grouped: bool = True) -> tuple[object, ...]:
     """
     # (primitives are final classes: a type test, the common ones first)
     if type(p) is Count:
-        return ("count", p.cells, p.values, sorted(p.counts))
+        return ("count", p.cells, p.values, p.counts)  # (any order: the C side takes bits)
     if type(p) is Relation:
         return ("relation", p.pairs, p.allowed)
     if type(p) is Sum:
