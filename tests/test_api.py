@@ -1,6 +1,7 @@
 """The Python API given arguments of the wrong kind: clear errors of the project's own
 family, raised before any work, never an AttributeError from deep inside."""
 
+import json
 from typing import Any
 
 import pytest
@@ -67,6 +68,25 @@ def test_a_spent_time_limit_gives_the_same_statuses_with_the_pass_or_without() -
     for presolve in (True, False):
         got = [r.status for r in solve_many(puzzles, "sat", time_limit=0, presolve=presolve)]
         assert got == [Status.TIMEOUT] * len(puzzles)
+
+
+def test_a_grid_with_empty_cells_is_named_cell_by_cell_under_any_rule() -> None:
+    """Rules whose checks read whole 2x2 areas or counts are not asked about empty cells."""
+    from cpsudoku import solution_problems
+
+    rules = {
+        "size": 9,
+        "box": "3x3",
+        "constraints": [
+            {"kind": "global-entropy"},
+            {"kind": "quadruple", "cells": [0, 1, 9, 10], "values": [1, 2, 3, 4]},
+        ],
+    }
+    puzzle = json.dumps({"rules": rules, "puzzle": "." * 81})
+    partial = json.dumps({"rules": rules, "puzzle": "1" + "." * 80})
+    problems = solution_problems(puzzle, partial)
+    assert problems[0] == "row 1, column 2 holds 0, not a value 1..9"
+    assert len([p for p in problems if "not a value" in p]) == 80
 
 
 def test_the_grid_helpers_take_any_puzzle_form() -> None:

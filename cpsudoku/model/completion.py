@@ -14,8 +14,9 @@ def completion_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
     """Everything wrong with ``solution`` as a completion of ``puzzle`` (empty if valid).
 
     Checks: same rules, every cell filled with 1..n, every given kept, every unit
-    holding each value exactly once (a region of fewer cells: no value twice), and
-    every other constraint (its own check, :meth:`Constraint.problem`).
+    holding each value exactly once (a region of fewer cells: no value twice), and,
+    on a grid of values 1..n only, every other constraint (its own check,
+    :meth:`Constraint.problem`).
     """
     g = puzzle.rules
     if solution.rules != g:
@@ -40,5 +41,7 @@ def completion_problems(puzzle: Puzzle, solution: Puzzle) -> list[str]:
         elif len(values) != len(held):  # a region of fewer than n cells
             twice = sorted({v for v in held if held.count(v) > 1})
             problems.append(f"{unit} repeats {', '.join(map(str, twice))}")
+    if not all(1 <= v <= g.n for v in sol):
+        return problems  # the rules read full grids of values: the cells are named above
     problems.extend(problem for c in g.constraints if (problem := c.problem(sol, g.n)) is not None)
     return problems
