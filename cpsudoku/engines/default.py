@@ -3,7 +3,7 @@
 Where the compiled engine is built and takes a puzzle's rules, the default engine
 (:data:`cpsudoku.engines.DEFAULT_BACKEND`) hands the puzzle to it first, for at most
 :func:`native_budget` search nodes (a tenth of a second of search on classic rules, about
-half a second on variant rules);
+a second on variant rules);
 what the compiled engine decides within that is the answer, with ``backend`` saying
 ``native``; a puzzle it leaves (the minimal 25x25 Frisch puzzles, the hardest killers,
 puzzles that want clause learning) goes to ``sat`` with the time that is left. Every
@@ -37,13 +37,14 @@ def native_budget(rules: Rules) -> int:
     alone: about a tenth of a second whatever the size (a node's cost grows with the
     cells), far beyond what any published 9x9, 16x16 or 25x25 puzzle of the bundled
     sets needs, except the minimal 25x25 Frisch puzzles, which go to the SAT engine
-    (clause learning) after that tenth of a second. Variant rules: six times that
-    (296,296 on 9x9, 0.5-1 s), enough for the hard set's tarek unsolvable 41 (248,000
-    with its work) and disjoint little killer (182,000), which ``sat`` takes twice as
-    long on; a puzzle the engine cannot finish (the wecoc killers, the 18-sandwich
-    snipe) pays that before ``sat`` starts (docs/design.md).
+    (clause learning) after that tenth of a second. Variant rules: fourteen times that
+    (691,358 on 9x9, 0.5-1 s), enough for the hard set's hailstone little killer
+    (639,000 with its work) and wecoc-1-mod-a (434,000), which ``sat`` takes three to
+    eight times as long on; a puzzle the engine cannot finish (the nine renban lines
+    that cannot all hold, the 18-sandwich snipe) pays that before ``sat`` starts
+    (docs/design.md).
     """
-    return (24_000_000 if rules.constraints else 4_000_000) // rules.cells
+    return (56_000_000 if rules.constraints else 4_000_000) // rules.cells
 
 
 def native_takes(rules: Rules) -> bool:

@@ -82,6 +82,12 @@ CLASH: int = _native.CLASH
 #: again on :func:`sums_layout` (the innies and outies of runs of units as sums). Easy
 #: killers take tens of nodes, the tarek killers tens of thousands without those sums.
 ESCALATE_NODES = 5_000
+#: The most cells of an implied sum on :func:`sums_layout`: one more than ``sat`` takes
+#: (:data:`~cpsudoku.model.implied.MOST_SUM_CELLS`). The flower-caged extreme killers
+#: leave no run of units with four cells or fewer, and five-cell sums cost the compiled
+#: engine little: wecoc-1 1,328,050 -> 61,644 nodes, tarek unsolvable 41 84,612 ->
+#: 4,684 (docs/design.md).
+ESCALATE_SUM_CELLS = 5
 #: How many ways a search can end: the codes above are 0 to ENDS - 1.
 ENDS = 5
 
@@ -114,11 +120,12 @@ def _combined(rules: Rules) -> tuple[Primitive, ...]:
 def sums_layout(rules: Rules) -> _native.Layout:
     """The layout with the innies and outies of runs of units added as sums.
 
+    Sums of up to :data:`ESCALATE_SUM_CELLS` cells.
     :func:`~cpsudoku.model.implied.implied_sums` take a few milliseconds of Python a
     puzzle, many times an easy killer's whole search, so only a puzzle that passes
     :data:`ESCALATE_NODES` on its own layout gets them (docs/design.md).
     """
-    extra = tuple(p for c in implied_sums(rules) for p in c.compile(rules.n))
+    extra = tuple(p for c in implied_sums(rules, ESCALATE_SUM_CELLS) for p in c.compile(rules.n))
     return _layout(rules, extra, True, _combined(rules))
 
 
@@ -460,7 +467,7 @@ class NativeBackend(Backend):
         if escalated:
             # A hard killer: again, with the rule of 45's runs of units as sums (if it
             # has none, on the same layout without the escalation's budget).
-            again = sums_layout(rules) if implied_sums(rules) else layout(rules)
+            again = sums_layout(rules) if implied_sums(rules, ESCALATE_SUM_CELLS) else layout(rules)
             left = None if time_limit is None else time_limit - (time.monotonic() - start)
             if left is None or left > 0:
                 more = max(budget - nodes, 1) if budget else 0
