@@ -439,12 +439,71 @@ static int sum_groups(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc
  * target stays reachable; a value stays where it links the two. Exact for the sum
  * alone (digits may repeat).
  */
+/*
+ * sum_exact on a range of at most 128 partial sums (every 9x9 sum of up to 15 cells:
+ * little killers, cages, arrows, 16x16 sums of up to 8), with at most SUM128_TERMS
+ * terms: each layer one 128-bit word on the stack, shifted whole. The same narrowing
+ * as the general walk below; on the hailstone little killer of the hard set, 12.59 G
+ * -> 8.94 G instructions for the same 133,490 nodes.
+ */
+#define SUM128_TERMS 64
+static int sum_exact128(const Layout *lay, const Prop *p, uint32_t *m)
+{
+    typedef unsigned __int128 u128;
+    const int *ix = lay->pint + p->idx;
+    const long long *w = lay->pnum + p->a;
+    const int K = p->nc, n = lay->n;
+    const uint64_t *goal = lay->pword + p->e;
+    u128 F[SUM128_TERMS + 1];
+    F[0] = 1;
+    for (int k = 0; k < K; k++) {
+        const long long least = w[k] < 0 ? w[k] * n : w[k];
+        const u128 here = F[k];
+        u128 next = 0;
+        for (uint32_t t = m[ix[k]]; t; t &= t - 1)
+            next |= here << (w[k] * (__builtin_ctz(t) + 1) - least);
+        if (!next)
+            return -1;
+        F[k + 1] = next;
+    }
+    u128 back = F[K] & ((u128)(p->d > 1 ? goal[1] : 0) << 64 | goal[0]);
+    if (!back)
+        return -1;
+    int changed = 0;
+    for (int k = K - 1; k >= 0; k--) {
+        const long long least = w[k] < 0 ? w[k] * n : w[k];
+        const u128 here = F[k];
+        const uint32_t v = m[ix[k]];
+        uint32_t keep = 0;
+        u128 prev = 0;
+        for (uint32_t t = v; t; t &= t - 1) {
+            const u128 from = (back >> (w[k] * (__builtin_ctz(t) + 1) - least)) & here;
+            if (from) {
+                prev |= from;
+                keep |= t & -t;
+            }
+        }
+        if (!keep)
+            return -1;
+        if (keep != v) {
+            m[ix[k]] &= keep; /* a cell listed twice keeps what both places allow */
+            if (!m[ix[k]])
+                return -1;
+            changed = 1;
+        }
+        back = prev;
+    }
+    return changed;
+}
+
 static int sum_exact(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
 {
     const int *ix = lay->pint + p->idx;
     const long long *w = lay->pnum + p->a;
     const int K = p->nc, W_ = (int)p->d, n = lay->n;
     const uint64_t *goal = lay->pword + p->e;
+    if (W_ <= 2 && K <= SUM128_TERMS)
+        return sum_exact128(lay, p, m);
     uint64_t *F = sc->words, *B = F + (size_t)(K + 1) * W_, *B2 = B + W_;
     memset(F, 0, (size_t)(K + 1) * W_ * sizeof(uint64_t));
     F[0] = 1;
