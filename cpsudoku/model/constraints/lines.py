@@ -361,8 +361,22 @@ class ClassLine(MarkRule):
         return _CLASSES[self.classes](v, n)
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
-        """Two cells whose classes do not fit their distance along the line."""
+        """Two cells whose classes do not fit their distance along the line.
+
+        The line holds when cells one or two apart differ and cells three apart agree
+        (the other pairs follow, see the class docstring): that is checked first, in
+        one pass; only a line that breaks it is searched for the first pair to name.
+        """
         cells = self.cells
+        of = _CLASSES[self.classes]
+        seen = [of(values[c], n) for c in cells]
+        last = len(seen)
+        if (
+            all(seen[k] != seen[k + 1] for k in range(last - 1))
+            and all(seen[k] != seen[k + 2] for k in range(last - 2))
+            and all(seen[k] == seen[k + 3] for k in range(last - 3))
+        ):
+            return None
         for i, j in combinations(range(len(cells)), 2):
             a, b = values[cells[i]], values[cells[j]]
             same = self.class_of(a, n) == self.class_of(b, n)
