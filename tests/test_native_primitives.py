@@ -182,6 +182,25 @@ def test_sums_over_cells_that_see_each_other_count_as_brute_force(engine) -> Non
         assert engine.count(Puzzle(rules, givens), limit=LIMIT).count == keeping, (prims, givens)
 
 
+def test_a_sum_walks_its_partial_sums_alike_in_one_word_pair_and_in_many(engine) -> None:  # type: ignore[no-untyped-def]
+    """A range of partial sums under 128 is walked in one 128-bit word per layer, a wider
+    one word by word: the same sum of 5 to 10 cells scaled by 10 (ranges 15-30 -> 150-300
+    on 4x4) keeps the same grids, as brute force counts them."""
+    rng = random.Random("one word or many")
+    rules0 = Rules.classic(2, 2)
+    for _ in range(40):
+        cells = rng.sample(range(16), rng.randint(5, 10))
+        grid = GRIDS_4X4[rng.randrange(288)]
+        total = sum(grid[i] for i in cells) + rng.choice([0, 0, -1, 1])
+        counts = []
+        for scale in (1, 10):
+            prim = Sum(tuple((i, scale) for i in cells), (scale * total,))
+            puzzle = Puzzle(rules0.with_constraints(Raw((prim,))), (0,) * 16)
+            counts.append(engine.count(puzzle, limit=LIMIT).count)
+        brute = sum(sum(g[i] for i in cells) == total for g in GRIDS_4X4)
+        assert counts == [brute, brute], (cells, total)
+
+
 def test_sums_on_6x6_count_as_sat(engine, sat) -> None:  # type: ignore[no-untyped-def]
     """The same shape of sums on 6x6 grids, counted up to 20 by both engines."""
     rng = random.Random("grouped sums 6x6")
