@@ -368,6 +368,10 @@ def _moves(
     return moves, len(transitions), tuple(sorted(accepting))
 
 
+#: The primitives whose only limit in a layout is their number of cells (:func:`beyond`).
+_SIZED_ONLY = frozenset(PRIMITIVES) - {Choice, Table, Sum, Automaton}
+
+
 def beyond(p: Primitive) -> str | None:
     """Why the compiled layout cannot hold ``p`` (a size past its limits), or None."""
     if isinstance(p, Choice):
@@ -420,6 +424,8 @@ class NativeBackend(Backend):
     @classmethod
     def takes(cls, primitive: Primitive) -> bool:
         """Every primitive, within the layout's size limits (:func:`beyond`)."""
+        if type(primitive) in _SIZED_ONLY:  # asked of every primitive of every puzzle
+            return len(primitive.cells) <= MAX_PROP_CELLS
         return super().takes(primitive) and beyond(primitive) is None
 
     @classmethod

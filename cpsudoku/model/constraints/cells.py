@@ -203,6 +203,12 @@ class Candidates(CellValues):
 # --------------------------------------------------------------------- digit counts
 
 
+@lru_cache(maxsize=64)
+def _at_least(k: int, top: int) -> frozenset[int]:
+    """The counts ``k`` to ``top``: a quadruple's digit listed ``k`` times."""
+    return frozenset(range(k, top + 1))
+
+
 @kind
 @dataclass(frozen=True, slots=True)
 class Quadruple(Constraint):
@@ -258,16 +264,23 @@ class Quadruple(Constraint):
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
-        """Per listed digit, the cells holding it number at least as many as listed."""
-        top = len(self.cells)
-        counts = tuple(
-            Count(self.cells, bit(d), frozenset(range(k, top + 1)))
-            for d, k in sorted(self.needs().items())
-        )
-        if len(self.values) < top:
-            return counts
+        """Per listed digit, the cells holding it number at least as many as listed.
+
+        (Read off the sorted values run by run: a puzzle holds twenty quadruples and
+        more, and every engine compiles them once per puzzle.)
+        """
+        cells, values = self.cells, self.values
+        top = len(cells)
+        counts = []
+        start = 0
+        for end in range(1, len(values) + 1):
+            if end == len(values) or values[end] != values[start]:
+                counts.append(Count(cells, bit(values[start]), _at_least(end - start, top)))
+                start = end
+        if len(values) < top:
+            return tuple(counts)
         # As many digits as cells: the cells hold those digits and no other.
-        return (Allowed(self.cells, (mask_of(self.values),) * top), *counts)
+        return (Allowed(cells, (mask_of(values),) * top), *counts)
 
     def draw(self, drawing: Drawing) -> None:
         """Its digits in a small circle on the corner the cells share."""
