@@ -446,6 +446,18 @@ static int sum_groups(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc
  * as the general walk below; on the hailstone little killer of the hard set, 12.59 G
  * -> 8.94 G instructions for the same 133,490 nodes.
  */
+/* A walk's verdict on cell i, which held v: it keeps the values keep (a cell listed
+ * twice keeps what both places allow). -1: none left; 1: narrowed; 0: unchanged. */
+static inline int walk_keep(uint32_t *m, int i, uint32_t v, uint32_t keep)
+{
+    if (!keep)
+        return -1;
+    if (keep == v)
+        return 0;
+    m[i] &= keep;
+    return m[i] ? 1 : -1;
+}
+
 #define SUM128_TERMS 64
 static int sum_exact128(const Layout *lay, const Prop *p, uint32_t *m)
 {
@@ -483,14 +495,10 @@ static int sum_exact128(const Layout *lay, const Prop *p, uint32_t *m)
                 keep |= t & -t;
             }
         }
-        if (!keep)
+        const int r = walk_keep(m, ix[k], v, keep);
+        if (r < 0)
             return -1;
-        if (keep != v) {
-            m[ix[k]] &= keep; /* a cell listed twice keeps what both places allow */
-            if (!m[ix[k]])
-                return -1;
-            changed = 1;
-        }
+        changed |= r;
         back = prev;
     }
     return changed;
@@ -534,14 +542,10 @@ static int sum_exact(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
         for (uint32_t t = v; t; t &= t - 1)
             if (shr_and_or(B2, B, here, (size_t)(w[k] * (__builtin_ctz(t) + 1) - least), W_))
                 keep |= t & -t;
-        if (!keep)
+        const int r = walk_keep(m, ix[k], v, keep);
+        if (r < 0)
             return -1;
-        if (keep != v) {
-            m[ix[k]] &= keep; /* a cell listed twice keeps what both places allow */
-            if (!m[ix[k]])
-                return -1;
-            changed = 1;
-        }
+        changed |= r;
         uint64_t *swap = B;
         B = B2;
         B2 = swap;
