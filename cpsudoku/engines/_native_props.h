@@ -433,19 +433,6 @@ static int sum_groups(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc
     return changed;
 }
 
-/*
- * A sum by its reachable partial sums: layer k holds the sums (less the least each
- * term can add) the first k cells can make, forward; backward, those from which a
- * target stays reachable; a value stays where it links the two. Exact for the sum
- * alone (digits may repeat).
- */
-/*
- * sum_exact on a range of at most 128 partial sums (every 9x9 sum of up to 15 cells:
- * little killers, cages, arrows, 16x16 sums of up to 8), with at most SUM128_TERMS
- * terms: each layer one 128-bit word on the stack, shifted whole. The same narrowing
- * as the general walk below; on the hailstone little killer of the hard set, 12.59 G
- * -> 8.94 G instructions for the same 133,490 nodes.
- */
 /* A walk's verdict on cell i, which held v: it keeps the values keep (a cell listed
  * twice keeps what both places allow). -1: none left; 1: narrowed; 0: unchanged. */
 static inline int walk_keep(uint32_t *m, int i, uint32_t v, uint32_t keep)
@@ -458,6 +445,13 @@ static inline int walk_keep(uint32_t *m, int i, uint32_t v, uint32_t keep)
     return m[i] ? 1 : -1;
 }
 
+/*
+ * sum_exact on a range of at most 128 partial sums (every 9x9 sum of up to 15 cells:
+ * little killers, cages, arrows, 16x16 sums of up to 8), with at most SUM128_TERMS
+ * terms: each layer one 128-bit word on the stack, shifted whole. The same narrowing
+ * as the general walk below; on the hailstone little killer of the hard set, 12.59 G
+ * -> 8.94 G instructions for the same 133,490 nodes.
+ */
 #define SUM128_TERMS 64
 static int sum_exact128(const Layout *lay, const Prop *p, uint32_t *m)
 {
@@ -504,6 +498,12 @@ static int sum_exact128(const Layout *lay, const Prop *p, uint32_t *m)
     return changed;
 }
 
+/*
+ * A sum by its reachable partial sums: layer k holds the sums (less the least each
+ * term can add) the first k cells can make, forward; backward, those from which a
+ * target stays reachable; a value stays where it links the two. Exact for the sum
+ * alone (digits may repeat).
+ */
 static int sum_exact(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
 {
     const int *ix = lay->pint + p->idx;

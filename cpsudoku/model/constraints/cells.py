@@ -249,10 +249,6 @@ class Quadruple(Constraint):
             raise RulesError(f"{where} lists {len(values)} digits for {len(cells)} cells")
         return cls(cells, tuple(values))
 
-    def needs(self) -> dict[int, int]:
-        """Each listed digit and how many times it is listed."""
-        return dict(Counter(self.values))
-
     def problem(self, values: Sequence[int], n: int) -> str | None:
         """A listed digit the cells hold fewer times than listed."""
         rest = [values[i] for i in self.cells]  # every engine's every solution: cheap
