@@ -474,3 +474,68 @@ def test_the_parallel_little_killers_of_the_hard_set_merge_by_family() -> None:
         result = create_backend("native").count(puzzle, limit=2, time_limit=60)
         assert result.count == 0
         assert not result.timed_out
+
+
+# ------------------------------------------------------------ bands of parallel diagonals
+
+
+def _diagonal(n: int, down: bool, k: int) -> list[int]:
+    """The cells of the whole diagonal ``k``: column less row (down), or row plus column."""
+    return [i for i in range(n * n) if (i % n - i // n if down else i % n + i // n) == k]
+
+
+def test_a_band_of_diagonals_holding_whole_boxes_is_a_sum_of_its_totals() -> None:
+    """Little killers beside an X diagonal: the run that holds whole boxes adds up to
+    the killers' totals and the diagonal's 45; runs that hold no box give nothing."""
+    from cpsudoku.model.implied import diagonal_bands
+
+    grid = [int(ch) for ch in X_SOLUTION]
+    killers = [
+        {"kind": "little-killer", "cells": cells, "sum": sum(grid[i] for i in cells)}
+        for k in (-2, -1, 1, 2)
+        for cells in [_diagonal(9, True, k)]
+    ]
+    main = {"kind": "diagonal", "cells": _diagonal(9, True, 0)}
+    spec = {"size": 9, "box": "3x3", "extra": [main], "constraints": killers}
+    (band,) = diagonal_bands(Rules.from_spec(spec))
+    assert len(band.cells) == 39
+    assert band.total == sum(grid[i] for i in band.cells)
+    # Without the X diagonal the run has a gap: no band.
+    assert diagonal_bands(Rules.from_spec({**spec, "extra": []})) == ()
+    # Two killers side by side hold no whole box: no band.
+    assert diagonal_bands(Rules.from_spec({**spec, "extra": [], "constraints": killers[:2]})) == ()
+
+
+#: A 9x9 grid that keeps the main diagonal (an X-sudoku's falling diagonal).
+X_SOLUTION = "852917634139264578476358291291546387348792156765831429623489715917625843584173962"
+
+
+@pytest.mark.skipif(not native_built(), reason="the extension was not built")
+def test_bands_of_diagonals_keep_every_4x4_solution() -> None:
+    """On 4x4 with the falling diagonal a unit, little killers on the diagonals beside it
+    make a band holding two boxes: the compiled engine (which adds the band) counts as
+    brute force, with totals some grid meets and totals none does."""
+    from cpsudoku.model.implied import diagonal_bands
+
+    rng = random.Random("bands")
+    diagonal = _diagonal(4, True, 0)
+    grids = [g for g in GRIDS_4X4 if len({g[i] for i in diagonal}) == 4]
+    assert grids
+    engine = create_backend("native")
+    for _ in range(40):
+        source = grids[rng.randrange(len(grids))]
+        killers = []
+        for k in (-1, 1):
+            cells = _diagonal(4, True, k)
+            total = sum(source[i] for i in cells) + rng.choice([0, 0, 0, 1, -1])
+            killers.append({"kind": "little-killer", "cells": cells, "sum": total})
+        spec = {
+            "size": 4,
+            "box": "2x2",
+            "extra": [{"kind": "diagonal", "cells": diagonal}],
+            "constraints": killers,
+        }
+        rules = Rules.from_spec(spec)
+        assert diagonal_bands(rules), spec
+        want = sum(all(sum(g[i] for i in c["cells"]) == c["sum"] for c in killers) for g in grids)
+        assert engine.count(Puzzle(rules, (0,) * 16), limit=300).count == want, spec

@@ -37,14 +37,13 @@ def native_budget(rules: Rules) -> int:
     alone: about a tenth of a second whatever the size (a node's cost grows with the
     cells), far beyond what any published 9x9, 16x16 or 25x25 puzzle of the bundled
     sets needs, except the minimal 25x25 Frisch puzzles, which go to the SAT engine
-    (clause learning) after that tenth of a second. Variant rules: fourteen times that
-    (691,358 on 9x9, 0.5-1 s), enough for the hard set's hailstone little killer
-    (639,000 with its work) and wecoc-1-mod-a (434,000), which ``sat`` takes three to
-    eight times as long on; a puzzle the engine cannot finish (the nine renban lines
-    that cannot all hold, the 18-sandwich snipe) pays that before ``sat`` starts
-    (docs/design.md).
+    (clause learning) after that tenth of a second. Variant rules: ten times that
+    (493,827 on 9x9, 0.4-0.6 s), enough for the hard set's wecoc-1-mod-a (434,000 with
+    its work), which ``sat`` takes four times as long on; a puzzle the engine cannot
+    finish (the nine renban lines that cannot all hold, the 18-sandwich snipe) pays
+    that before ``sat`` starts (docs/design.md).
     """
-    return (56_000_000 if rules.constraints else 4_000_000) // rules.cells
+    return (40_000_000 if rules.constraints else 4_000_000) // rules.cells
 
 
 def native_takes(rules: Rules) -> bool:

@@ -40,7 +40,7 @@ import cpsudoku.engines._native as _native
 from cpsudoku.encode.sum_clauses import folded
 from cpsudoku.engines.base import Backend, Search
 from cpsudoku.model.constraints import Cage
-from cpsudoku.model.implied import combined_sums, implied_cages, implied_sums
+from cpsudoku.model.implied import combined_sums, diagonal_bands, implied_cages, implied_sums
 from cpsudoku.model.primitives import (
     PRIMITIVES,
     Allowed,
@@ -112,8 +112,13 @@ def layout(rules: Rules, band: bool = True) -> _native.Layout:
 
 
 def _combined(rules: Rules) -> tuple[Primitive, ...]:
-    """The sums of sums whose cells see each other (:func:`combined_sums`), compiled."""
-    return tuple(p for c in combined_sums(rules) for p in c.compile(rules.n))
+    """The implied sums of sums, compiled.
+
+    Sums whose cells see each other (:func:`combined_sums`) and bands of parallel
+    diagonals that hold a whole box (:func:`diagonal_bands`).
+    """
+    sums = (*combined_sums(rules), *diagonal_bands(rules))
+    return tuple(p for c in sums for p in c.compile(rules.n))
 
 
 @lru_cache(maxsize=16)
