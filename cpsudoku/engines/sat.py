@@ -102,7 +102,7 @@ from cpsudoku.encode.cnf import (
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
 from cpsudoku.engines.interrupts import SolverInterrupted, StopAt, abandon, raise_interrupt
 from cpsudoku.model.errors import BackendUnavailableError, UnknownBackendError
-from cpsudoku.model.implied import implied_cages, implied_sums
+from cpsudoku.model.implied import diagonal_bands, implied_cages, implied_sums
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -623,10 +623,12 @@ class _OneShot(_Engine):
         r = self.clauses
         puzzle = Puzzle(rules, cells)
         if self.reduce:
-            # The rule of 45's cages, as the live solver has them, and its innies and
+            # The rule of 45's cages, as the live solver has them, its innies and
             # outies of runs of units, which only a puzzle hard enough to come here
-            # pays for (their encoding costs an easy killer more than its search).
-            implied = implied_cages(rules) + implied_sums(rules)
+            # pays for (their encoding costs an easy killer more than its search), and
+            # the bands of parallel diagonals holding whole boxes (little killers
+            # beside an X: the hailstone little killer, 84,000 -> 44,000 conflicts).
+            implied = implied_cages(rules) + implied_sums(rules) + diagonal_bands(rules)
             red = reduced(puzzle, r.encoding, r.at_most_one, implied=implied)
             clauses: list[Any] = red.clauses
 
