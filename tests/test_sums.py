@@ -511,17 +511,22 @@ X_SOLUTION = "852917634139264578476358291291546387348792156765831429623489715917
 
 
 @pytest.mark.skipif(not native_built(), reason="the extension was not built")
-def test_bands_of_diagonals_keep_every_4x4_solution() -> None:
+def test_bands_of_diagonals_keep_every_4x4_solution(monkeypatch: pytest.MonkeyPatch) -> None:
     """On 4x4 with the falling diagonal a unit, little killers on the diagonals beside it
-    make a band holding two boxes: the compiled engine (which adds the band) counts as
-    brute force, with totals some grid meets and totals none does."""
+    make a band holding two boxes: the compiled engine, made to start again with the
+    band at once, counts as brute force, with totals some grid meets and totals none
+    does."""
+    from cpsudoku.engines import native
     from cpsudoku.model.implied import diagonal_bands
+
+    monkeypatch.setattr(native, "ESCALATE_BANDS", 1)
 
     rng = random.Random("bands")
     diagonal = _diagonal(4, True, 0)
     grids = [g for g in GRIDS_4X4 if len({g[i] for i in diagonal}) == 4]
     assert grids
     engine = create_backend("native")
+    escalated = 0
     for _ in range(40):
         source = grids[rng.randrange(len(grids))]
         killers = []
@@ -538,4 +543,7 @@ def test_bands_of_diagonals_keep_every_4x4_solution() -> None:
         rules = Rules.from_spec(spec)
         assert diagonal_bands(rules), spec
         want = sum(all(sum(g[i] for i in c["cells"]) == c["sum"] for c in killers) for g in grids)
-        assert engine.count(Puzzle(rules, (0,) * 16), limit=300).count == want, spec
+        found = engine.count(Puzzle(rules, (0,) * 16), limit=300)
+        assert found.count == want, spec
+        escalated += found.stats.get("escalated", 0)
+    assert escalated >= 20  # (the others end at the root, before any band)

@@ -82,6 +82,12 @@ CLASH: int = _native.CLASH
 #: again on :func:`sums_layout` (the innies and outies of runs of units as sums). Easy
 #: killers take tens of nodes, the tarek killers tens of thousands without those sums.
 ESCALATE_NODES = 5_000
+#: Node-equivalents (nodes and propagators' work) a puzzle with bands of diagonals and
+#: no summed cage may take on its own layout before it starts again with the bands.
+#: A little killer's node costs some five node-equivalents, and the generated little
+#: killers take up to about 5,000 nodes without the bands, which cost them more than
+#: they save.
+ESCALATE_BANDS = 50_000
 #: The most cells of an implied sum on :func:`sums_layout`: one more than ``sat`` takes
 #: (:data:`~cpsudoku.model.implied.MOST_SUM_CELLS`). The flower-caged extreme killers
 #: leave no run of units with four cells or fewer, and five-cell sums cost the compiled
@@ -112,31 +118,36 @@ def layout(rules: Rules, band: bool = True) -> _native.Layout:
 
 
 def _combined(rules: Rules) -> tuple[Primitive, ...]:
-    """The implied sums of sums, compiled.
-
-    Sums whose cells see each other (:func:`combined_sums`) and bands of parallel
-    diagonals that hold a whole box (:func:`diagonal_bands`).
-    """
-    sums = (*combined_sums(rules), *diagonal_bands(rules))
-    return tuple(p for c in sums for p in c.compile(rules.n))
+    """The sums of sums whose cells see each other (:func:`combined_sums`), compiled."""
+    return tuple(p for c in combined_sums(rules) for p in c.compile(rules.n))
 
 
 @lru_cache(maxsize=16)
 def sums_layout(rules: Rules) -> _native.Layout:
     """The layout with the innies and outies of runs of units added as sums.
 
-    Sums of up to :data:`ESCALATE_SUM_CELLS` cells.
+    Sums of up to :data:`ESCALATE_SUM_CELLS` cells, and the bands of parallel diagonals
+    that hold a whole box (:func:`diagonal_bands`: the hailstone little killer of the
+    hard set, 133,490 -> 9,622 nodes; given to every puzzle, they cost the generated
+    little killers more than they saved, 40,179 -> 44,414 nodes on the set).
     :func:`~cpsudoku.model.implied.implied_sums` take a few milliseconds of Python a
     puzzle, many times an easy killer's whole search, so only a puzzle that passes
     :data:`ESCALATE_NODES` on its own layout gets them (docs/design.md).
     """
     extra = tuple(p for c in implied_sums(rules, ESCALATE_SUM_CELLS) for p in c.compile(rules.n))
-    return _layout(rules, extra, True, _combined(rules))
+    bands = tuple(p for c in diagonal_bands(rules) for p in c.compile(rules.n))
+    return _layout(rules, extra, True, _combined(rules) + bands)
 
 
-def _summed_cages(rules: Rules) -> bool:
-    """Whether ``rules`` hold a killer cage with a sum (what implied sums start from)."""
-    return any(type(c) is Cage and c.total is not None for c in rules.constraints)
+def _escalate_at(rules: Rules) -> int:
+    """The node-equivalents after which a search starts again on :func:`sums_layout`.
+
+    :data:`ESCALATE_NODES` with killer cages with a sum (what implied sums start from);
+    else :data:`ESCALATE_BANDS` with bands of diagonals; else 0, never.
+    """
+    if any(type(c) is Cage and c.total is not None for c in rules.constraints):
+        return ESCALATE_NODES
+    return ESCALATE_BANDS if diagonal_bands(rules) else 0
 
 
 def _layout(
@@ -465,20 +476,20 @@ class NativeBackend(Backend):
         rules = puzzle.rules
         allowed = allowed_masks(rules) if rules.constraints else None
         budget = self.budget
-        escalate = (
-            ESCALATE_NODES
-            if (not budget or budget > ESCALATE_NODES) and _summed_cages(rules)
-            else 0
-        )
+        escalate = _escalate_at(rules)
+        if budget and budget <= escalate:
+            escalate = 0
         start = time.monotonic()
         status, count, grids, nodes, guesses = layout(rules).solve(
             bytes(puzzle.cells), limit, _seconds(time_limit), escalate or budget, allowed=allowed
         )
         escalated = bool(escalate) and status == BUDGET
         if escalated:
-            # A hard killer: again, with the rule of 45's runs of units as sums (if it
-            # has none, on the same layout without the escalation's budget).
-            again = sums_layout(rules) if implied_sums(rules, ESCALATE_SUM_CELLS) else layout(rules)
+            # A hard killer: again, with the rule of 45's runs of units as sums and the
+            # bands of diagonals (if it has none, on the same layout without the
+            # escalation's budget).
+            more_sums = implied_sums(rules, ESCALATE_SUM_CELLS) or diagonal_bands(rules)
+            again = sums_layout(rules) if more_sums else layout(rules)
             left = None if time_limit is None else time_limit - (time.monotonic() - start)
             if left is None or left > 0:
                 more = max(budget - nodes, 1) if budget else 0
