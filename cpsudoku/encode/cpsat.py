@@ -45,7 +45,7 @@ from cpsudoku.encode.cnf import primitive_clauses, table_clauses
 from cpsudoku.encode.sum_clauses import AuxMeaning, folded
 from cpsudoku.model.constraints import digit_sets
 from cpsudoku.model.constraints.cages import set_masks
-from cpsudoku.model.implied import diagonal_bands, implied_cages
+from cpsudoku.model.implied import implied_cages
 from cpsudoku.model.primitives import (
     Allowed,
     Automaton,
@@ -94,7 +94,7 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
         ]
         for unit in rules.unit_cells:
             model.add_all_different([cells[i] for i in unit])
-        implied = _implied(rules)
+        implied = [p for c in implied_cages(rules) for p in c.compile(n)]
         # Sums with whole units read as their totals (the rule of 45, fold_units).
         prims = folded((*rules.primitives, *implied), rules.unit_cells, n)
         _IntegerWriter(model, cells, n).add_all(prims)
@@ -115,16 +115,6 @@ def rules_model(rules: Rules, kind: ModelKind, *, named: bool = False) -> cp_mod
 # merged in from a cached proto holding that many (about 2 us for all of them).
 # Measured alternative: protobuf text merged in one call parses at about 1 us per
 # constraint, but writing the text costs as much again.
-
-
-def _implied(rules: Rules) -> list[Primitive]:
-    """What the rules imply that the model adds, compiled.
-
-    The rule of 45's cages (:func:`~cpsudoku.model.implied.implied_cages`) and the
-    bands of parallel diagonals holding whole boxes
-    (:func:`~cpsudoku.model.implied.diagonal_bands`).
-    """
-    return [p for c in (*implied_cages(rules), *diagonal_bands(rules)) for p in c.compile(rules.n)]
 
 
 def write_boolean(proto: cmh.CpModelProto, rules: Rules, *, named: bool = False) -> None:
@@ -266,7 +256,7 @@ def _add_constraints(proto: cmh.CpModelProto, rules: Rules) -> None:
     add = proto.constraints.add
     fixed: list[int] = []
     first = count = len(proto.variables)
-    implied = _implied(rules)
+    implied = [p for c in implied_cages(rules) for p in c.compile(n)]
     for p in folded((*rules.primitives, *implied), rules.unit_cells, n):
         if isinstance(p, DigitSets):
             count = _add_cage(add, fixed, p, n, count)
