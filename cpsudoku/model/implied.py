@@ -17,6 +17,7 @@ rules as given.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -298,15 +299,36 @@ def diagonal_bands(rules: Rules) -> tuple[ImpliedSum, ...]:
     boxes has a sum of its own. Setters build little killers beside an X around this:
     on the hard set's hailstone little killer the two bands of five diagonals (39 cells,
     three whole boxes each) leave 12 cells adding up to 81 and 83, and the compiled
-    engine's search falls from 132,284 nodes to 8,564; the engines read whole units
+    engine's search on the layout with them falls from 132,284 nodes to 8,564; the
+    engines read whole units
     out of a sum (:func:`~cpsudoku.encode.sum_clauses.fold_units`), so the band is
     given whole. No pair of the lines makes such a sum, which is why
     :func:`combined_sums`, merging two at a time while each merge scores better, never
     gets there.
     """
-    if not any(isinstance(c, LinearSum) for c in rules.constraints):
-        return ()
+    n = rules.n
+    if not any(
+        isinstance(c, LinearSum) and _line_of(c.cells, n) and all(w == 1 for _, w in c.terms)
+        for c in rules.constraints
+    ):
+        return ()  # (asked of every puzzle with a sum: an arrow's answer is cheap)
     return _bands(rules)
+
+
+def _line_of(cells: Sequence[int], n: int) -> tuple[int, int] | None:
+    """The whole diagonal ``cells`` are exactly, else None.
+
+    ``(0, column less row)`` for a falling diagonal, ``(1, row plus column)`` for a
+    rising one.
+    """
+    r0, c0 = divmod(cells[0], n)
+    for d, key in ((0, c0 - r0), (1, c0 + r0)):
+        length = n - abs(key) if d == 0 else n - abs(key - (n - 1))
+        if len(cells) == length == len(set(cells)) and all(
+            (i % n - i // n if d == 0 else i % n + i // n) == key for i in cells
+        ):
+            return d, key
+    return None
 
 
 @lru_cache(maxsize=256)
@@ -314,22 +336,15 @@ def _bands(rules: Rules) -> tuple[ImpliedSum, ...]:
     n = rules.n
     full = n * (n + 1) // 2
     lines: dict[tuple[int, int], int] = {}  # (direction, offset) -> total
-    diagonals = {
-        (d, k): frozenset(
-            i for i in range(n * n) if (i % n - i // n if d == 0 else i % n + i // n) == k
-        )
-        for d in (0, 1)
-        for k in range(-(n - 1) if d == 0 else 0, n if d == 0 else 2 * n - 1)
-    }
-    where = {cells: key for key, cells in diagonals.items()}
     for c in rules.constraints:
-        if isinstance(c, LinearSum) and all(w == 1 for _, w in c.terms):
-            key = where.get(frozenset(c.cells))
-            if key is not None and len(c.cells) == len(diagonals[key]):
-                lines[key] = c.target
+        if (
+            isinstance(c, LinearSum)
+            and all(w == 1 for _, w in c.terms)
+            and (key := _line_of(c.cells, n)) is not None
+        ):
+            lines[key] = c.target
     for u in rules.unit_cells[3 * n :]:
-        key = where.get(frozenset(u))
-        if key is not None and len(u) == n:
+        if (key := _line_of(u, n)) is not None:
             lines.setdefault(key, full)
     boxes = [frozenset(u) for u in rules.unit_cells[2 * n : 3 * n] if len(u) == n]
     found: list[ImpliedSum] = []
@@ -341,13 +356,21 @@ def _bands(rules: Rules) -> tuple[ImpliedSum, ...]:
             for b in range(a, len(offsets)):
                 if offsets[b] != first + (b - a):
                     break  # not side by side
-                cells |= diagonals[(d, offsets[b])]
+                cells |= _diagonal(n, d, offsets[b])
                 total += lines[(d, offsets[b])]
                 if b > a and any(box <= cells for box in boxes):
                     found.append(ImpliedSum(tuple(sorted(cells)), (1,) * len(cells), total))
                     break  # the shortest run from here: longer ones say less
     found.sort(key=lambda s: len(s.cells))
     return tuple(found[:MOST_BANDS])
+
+
+@lru_cache(maxsize=512)
+def _diagonal(n: int, d: int, key: int) -> frozenset[int]:
+    """The cells of a whole diagonal (see :func:`_line_of`)."""
+    return frozenset(
+        i for i in range(n * n) if (i % n - i // n if d == 0 else i % n + i // n) == key
+    )
 
 
 @lru_cache(maxsize=16)
