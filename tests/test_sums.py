@@ -479,7 +479,7 @@ def test_the_parallel_little_killers_of_the_hard_set_merge_by_family() -> None:
 # ------------------------------------------------------------ bands of parallel diagonals
 
 
-def _diagonal(n: int, down: bool, k: int) -> list[int]:
+def _whole_diagonal(n: int, down: bool, k: int) -> list[int]:
     """The cells of the whole diagonal ``k``: column less row (down), or row plus column."""
     return [i for i in range(n * n) if (i % n - i // n if down else i % n + i // n) == k]
 
@@ -493,9 +493,9 @@ def test_a_band_of_diagonals_holding_whole_boxes_is_a_sum_of_its_totals() -> Non
     killers = [
         {"kind": "little-killer", "cells": cells, "sum": sum(grid[i] for i in cells)}
         for k in (-2, -1, 1, 2)
-        for cells in [_diagonal(9, True, k)]
+        for cells in [_whole_diagonal(9, True, k)]
     ]
-    main = {"kind": "diagonal", "cells": _diagonal(9, True, 0)}
+    main = {"kind": "diagonal", "cells": _whole_diagonal(9, True, 0)}
     spec = {"size": 9, "box": "3x3", "extra": [main], "constraints": killers}
     (band,) = diagonal_bands(Rules.from_spec(spec))
     assert len(band.cells) == 39
@@ -522,7 +522,7 @@ def test_bands_of_diagonals_keep_every_4x4_solution(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(native, "ESCALATE_BANDS", 1)
 
     rng = random.Random("bands")
-    diagonal = _diagonal(4, True, 0)
+    diagonal = _whole_diagonal(4, True, 0)
     grids = [g for g in GRIDS_4X4 if len({g[i] for i in diagonal}) == 4]
     assert grids
     engine = create_backend("native")
@@ -531,7 +531,7 @@ def test_bands_of_diagonals_keep_every_4x4_solution(monkeypatch: pytest.MonkeyPa
         source = grids[rng.randrange(len(grids))]
         killers = []
         for k in (-1, 1):
-            cells = _diagonal(4, True, k)
+            cells = _whole_diagonal(4, True, k)
             total = sum(source[i] for i in cells) + rng.choice([0, 0, 0, 1, -1])
             killers.append({"kind": "little-killer", "cells": cells, "sum": total})
         spec = {
