@@ -300,33 +300,30 @@ def diagonal_bands(rules: Rules) -> tuple[ImpliedSum, ...]:
     on the hard set's hailstone little killer the two bands of five diagonals (39 cells,
     three whole boxes each) leave 12 cells adding up to 81 and 83, and the compiled
     engine's search on the layout with them falls from 132,284 nodes to 8,564; the
-    engines read whole units
-    out of a sum (:func:`~cpsudoku.encode.sum_clauses.fold_units`), so the band is
-    given whole. No pair of the lines makes such a sum, which is why
-    :func:`combined_sums`, merging two at a time while each merge scores better, never
-    gets there.
+    engines read whole units out of a sum
+    (:func:`~cpsudoku.encode.sum_clauses.fold_units`), so the band is given whole. No
+    pair of the lines makes such a sum, which is why :func:`combined_sums`, merging two
+    at a time while each merge scores better, never gets there.
     """
-    n = rules.n
-    if not any(
-        isinstance(c, LinearSum) and _line_of(c.cells, n) and all(w == 1 for _, w in c.terms)
-        for c in rules.constraints
-    ):
-        return ()  # (asked of every puzzle with a sum: an arrow's answer is cheap)
+    if not any(isinstance(c, LinearSum) for c in rules.constraints):
+        return ()
     return _bands(rules)
 
 
-def _line_of(cells: Sequence[int], n: int) -> tuple[int, int] | None:
-    """The whole diagonal ``cells`` are exactly, else None.
+def _offset(i: int, n: int, d: int) -> int:
+    """Cell ``i``'s diagonal: column less row (``d`` 0, falling) or row plus column (1)."""
+    return i % n - i // n if d == 0 else i % n + i // n
 
-    ``(0, column less row)`` for a falling diagonal, ``(1, row plus column)`` for a
-    rising one.
+
+def _line_of(cells: Sequence[int], n: int) -> tuple[int, int] | None:
+    """The whole diagonal ``cells`` are exactly, as ``(d, offset)``; else None.
+
+    ``d`` and ``offset`` as :func:`_offset` gives them.
     """
-    r0, c0 = divmod(cells[0], n)
-    for d, key in ((0, c0 - r0), (1, c0 + r0)):
+    for d in (0, 1):
+        key = _offset(cells[0], n, d)
         length = n - abs(key) if d == 0 else n - abs(key - (n - 1))
-        if len(cells) == length == len(set(cells)) and all(
-            (i % n - i // n if d == 0 else i % n + i // n) == key for i in cells
-        ):
+        if len(cells) == length == len(set(cells)) and all(_offset(i, n, d) == key for i in cells):
             return d, key
     return None
 
@@ -334,7 +331,6 @@ def _line_of(cells: Sequence[int], n: int) -> tuple[int, int] | None:
 @lru_cache(maxsize=256)
 def _bands(rules: Rules) -> tuple[ImpliedSum, ...]:
     n = rules.n
-    full = n * (n + 1) // 2
     lines: dict[tuple[int, int], int] = {}  # (direction, offset) -> total
     for c in rules.constraints:
         if (
@@ -343,9 +339,11 @@ def _bands(rules: Rules) -> tuple[ImpliedSum, ...]:
             and (key := _line_of(c.cells, n)) is not None
         ):
             lines[key] = c.target
+    if not lines:
+        return ()  # (asked of every puzzle with a sum: an arrow's answer is cheap)
     for u in rules.unit_cells[3 * n :]:
         if (key := _line_of(u, n)) is not None:
-            lines.setdefault(key, full)
+            lines.setdefault(key, n * (n + 1) // 2)
     boxes = [frozenset(u) for u in rules.unit_cells[2 * n : 3 * n] if len(u) == n]
     found: list[ImpliedSum] = []
     for d in (0, 1):
@@ -368,9 +366,7 @@ def _bands(rules: Rules) -> tuple[ImpliedSum, ...]:
 @lru_cache(maxsize=512)
 def _diagonal(n: int, d: int, key: int) -> frozenset[int]:
     """The cells of a whole diagonal (see :func:`_line_of`)."""
-    return frozenset(
-        i for i in range(n * n) if (i % n - i // n if d == 0 else i % n + i // n) == key
-    )
+    return frozenset(i for i in range(n * n) if _offset(i, n, d) == key)
 
 
 @lru_cache(maxsize=16)
