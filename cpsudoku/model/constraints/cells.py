@@ -11,7 +11,7 @@ read each column in order (an :class:`~cpsudoku.model.primitives.Automaton`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -250,13 +250,17 @@ class Quadruple(Constraint):
         return cls(cells, tuple(values))
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
-        """A listed digit the cells hold fewer times than listed."""
-        rest = [values[i] for i in self.cells]  # every engine's every solution: cheap
+        """A listed digit the cells hold fewer times than listed.
+
+        Every engine's every solution comes through here, twenty times a puzzle: both
+        lists sorted, the listed digits are held as often as listed exactly when they
+        are a subsequence of the held ones, one pass of ``in`` over an iterator.
+        """
+        held = iter(sorted([values[i] for i in self.cells]))
         for d in self.values:
-            if d not in rest:
+            if d not in held:  # consumes the held digits up to d
                 got, k = [values[i] for i in self.cells].count(d), self.values.count(d)
                 return f"{self.where(n)} holds {d} {got} times, not {k}"
-            rest.remove(d)
         return None
 
     def compile(self, n: int) -> tuple[Primitive, ...]:
@@ -362,6 +366,16 @@ def residues(n: int) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=16)
+def _class_bits(classes: Callable[[int], tuple[int, int, int]], n: int) -> tuple[int, ...]:
+    """Value v -> bit 1, 2 or 4 of its class (the three masks ``classes(n)``); 0 -> 0."""
+    masks = classes(n)
+    return (
+        0,
+        *(next(1 << k for k, m in enumerate(masks) if m >> (v - 1) & 1) for v in range(1, n + 1)),
+    )
+
+
+@lru_cache(maxsize=16)
 def areas(n: int) -> tuple[tuple[int, int, int, int], ...]:
     """Every 2x2 area of an n x n grid: its cells, top left first, row by row."""
     return tuple(
@@ -405,7 +419,16 @@ class GlobalClasses(Constraint):
         return f"the {self.kind} rule"
 
     def problem(self, values: Sequence[int], n: int) -> str | None:
-        """A 2x2 area without a digit of some class."""
+        """A 2x2 area without a digit of some class.
+
+        First in one pass over each cell's class as a bit (every solution of every
+        engine comes through here); only a grid that breaks the rule is searched for
+        the area and class to name.
+        """
+        of = _class_bits(self.classes, n)
+        held = [of[v] for v in values]
+        if all(held[a] | held[b] | held[c] | held[d] == 7 for a, b, c, d in areas(n)):
+            return None
         classes = self.classes(n)
         bits = [1 << (v - 1) for v in values]
         for a, b, c, d in areas(n):
