@@ -83,6 +83,15 @@ typedef struct {
     uint64_t *triad_around;  /* A or B, outside the intersection */
     uint64_t *triad_a_out;   /* A outside the intersection */
     uint64_t *triad_b_out;   /* B outside it when B has n cells, else every cell */
+    /* 9x9 with rows, columns and 3x3 boxes: the triads of a row or column and a box
+     * are first looked at for all 54 at once on 128-bit boards (FN(box_triads);
+     * Layout(..., box_triads=False) keeps them in the loop, for the tests);
+     * tri_at[0][9r + 3b] is the triad of row r and box column b, tri_at[1][27a + c]
+     * that of column c and box row a, and triad_boxed[t] marks those triads (the
+     * others' loop passes them). */
+    int tri_fast;
+    int16_t tri_at[2][81];
+    uint8_t *triad_boxed;
     int ncages;              /* killer cages (their cells are units too) */
     uint64_t *cage_cells;    /* ncages x words */
     int *combo_start;        /* cage c's digit sets: combos[combo_start[c] .. [c + 1]) */
@@ -368,6 +377,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->bc_of_cell);
     PyMem_Free(lay->bc_class);
     PyMem_Free(lay->bc_counts);
+    PyMem_Free(lay->triad_boxed);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -618,6 +628,63 @@ static void scan_pairs(Layout *lay, int fill)
     }
     if (fill)
         lay->pair_start[lay->full_units] = lay->npairs;
+}
+
+/*
+ * The box triads of a 9x9 grid (Layout.tri_fast): found among the triads by their
+ * cells (a row's or a column's three cells in one box) and the rest of their A and B
+ * (the rest of that line and of that box), so a grid whose regions are not 3x3 boxes
+ * keeps the loop over every triad. -1 when out of memory.
+ */
+static int find_box_triads(Layout *lay)
+{
+    lay->tri_fast = 0;
+    if (lay->n != 9 || lay->words != 2 || !lay->ntriads)
+        return 0;
+    lay->triad_boxed = PyMem_Calloc((size_t)lay->ntriads, 1);
+    if (!lay->triad_boxed)
+        return -1;
+    int found = 0;
+    for (int side = 0; side < 2; side++)
+        for (int line = 0; line < 9; line++)
+            for (int k = 0; k < 3; k++) {
+                /* the three cells, the rest of the line, the rest of the box */
+                uint64_t cells[2] = {0}, line_rest[2] = {0}, box_rest[2] = {0};
+                const int r0 = side ? 3 * k : line, c0 = side ? line : 3 * k;
+                for (int j = 0; j < 9; j++) {
+                    const int r = side ? j : line, c = side ? line : j, i = 9 * r + c;
+                    const int mine = side ? r / 3 == k : c / 3 == k;
+                    (mine ? cells : line_rest)[i >> 6] |= (uint64_t)1 << (i & 63);
+                }
+                for (int r = r0 / 3 * 3; r < r0 / 3 * 3 + 3; r++)
+                    for (int c = c0 / 3 * 3; c < c0 / 3 * 3 + 3; c++) {
+                        const int i = 9 * r + c;
+                        if (!(cells[i >> 6] >> (i & 63) & 1))
+                            box_rest[i >> 6] |= (uint64_t)1 << (i & 63);
+                    }
+                int at = -1;
+                for (int t = 0; t < lay->ntriads && at < 0; t++) {
+                    const uint64_t *tc = lay->triad_cells + (size_t)t * 2,
+                                   *ta = lay->triad_a_out + (size_t)t * 2,
+                                   *tb = lay->triad_b_out + (size_t)t * 2;
+                    if (tc[0] == cells[0] && tc[1] == cells[1] &&
+                        ((ta[0] == line_rest[0] && ta[1] == line_rest[1] &&
+                          tb[0] == box_rest[0] && tb[1] == box_rest[1]) ||
+                         (ta[0] == box_rest[0] && ta[1] == box_rest[1] &&
+                          tb[0] == line_rest[0] && tb[1] == line_rest[1])))
+                        at = t;
+                }
+                if (at < 0) {
+                    PyMem_Free(lay->triad_boxed);
+                    lay->triad_boxed = NULL;
+                    return 0;
+                }
+                lay->triad_boxed[at] = 1;
+                lay->tri_at[side][side ? 27 * k + line : 9 * line + 3 * k] = (int16_t)at;
+                found++;
+            }
+    lay->tri_fast = found == 54;
+    return 0;
 }
 
 /* ---- the propagators beyond the units: read and checked once per layout ---- */
@@ -1813,11 +1880,12 @@ static int keep_units(const Layout *lay, size_t block_bytes)
 
 static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"n", "units", "cages", "props", "band", "digit_pairs", NULL};
-    int n, band = 1;
+    static char *kwlist[] = {"n",    "units",       "cages",      "props",
+                             "band", "digit_pairs", "box_triads", NULL};
+    int n, band = 1, box_triads = 1;
     PyObject *units, *cages = NULL, *props = NULL, *digit_pairs = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OOpO", kwlist, &n, &units, &cages, &props,
-                                     &band, &digit_pairs))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO|OOpOp", kwlist, &n, &units, &cages, &props,
+                                     &band, &digit_pairs, &box_triads))
         return -1;
     if (n < 1 || n > MAX_DIGITS) {
         PyErr_Format(PyExc_ValueError, "the compiled engine takes sides 1 to %d, not %d",
@@ -1898,6 +1966,8 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         if (keep_units(lay, block_bytes) < 0)
             goto nomem;
     }
+    if (box_triads && find_box_triads(lay) < 0)
+        goto nomem;
     if (cages && cages != Py_None && read_cages(lay, cages) < 0) {
         layout_free(lay);
         return -1;
@@ -2213,10 +2283,11 @@ static PyMethodDef Layout_methods[] = {
 static PyTypeObject LayoutType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "cpsudoku.engines._native.Layout",
-    .tp_doc = PyDoc_STR("Layout(n, units, cages=None, props=None, band=True): the no-repeat "
-                        "units of a rule set, and its killer cages (cells, digit sets as "
-                        "masks), as bit masks; band=False keeps classic 9x9 on the generic "
-                        "search."),
+    .tp_doc = PyDoc_STR("Layout(n, units, cages=None, props=None, band=True, digit_pairs=None, "
+                        "box_triads=True): the no-repeat units of a rule set, and its killer "
+                        "cages (cells, digit sets as masks), as bit masks; band=False keeps "
+                        "classic 9x9 on the generic search, box_triads=False the triads of a "
+                        "9x9 grid's lines and boxes in the loop over every triad."),
     .tp_basicsize = sizeof(LayoutObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
