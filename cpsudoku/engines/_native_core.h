@@ -1204,13 +1204,27 @@ static int FN(choose_weighted)(const Layout *lay, const STATE *s, const Frame *f
 {
     int best = -1;
     long long best_count = 1, best_weight = 0;
+    /* every cell's number of candidates at once, as bit-sliced counters (bit b of
+     * cell i's count in sliced[b], up to 63: six bits), not digit by digit per cell */
+    uint64_t sliced[6][W] = {{0}};
+    int bits = 1;
+    for (int d = 0; d < lay->n; d++)
+        for (int k = 0; k < W; k++) {
+            uint64_t carry = s->cand[d][k];
+            for (int b = 0; carry; b++) {
+                const uint64_t t = sliced[b][k] & carry;
+                sliced[b][k] ^= carry;
+                carry = t;
+                if (b + 1 > bits)
+                    bits = b + 1;
+            }
+        }
     for (int k = 0; k < W; k++)
         for (uint64_t m = s->open[k]; m; m &= m - 1) {
-            const int c = k * 64 + __builtin_ctzll(m);
-            const uint64_t bit = m & -m;
+            const int at = __builtin_ctzll(m), c = k * 64 + at;
             long long count = 0;
-            for (int d = 0; d < lay->n; d++)
-                count += (s->cand[d][k] & bit) != 0;
+            for (int b = 0; b < bits; b++)
+                count |= (long long)(sliced[b][k] >> at & 1) << b;
             const long long weight = 1 + f->weight[c];
             if (best < 0 || count * best_weight < best_count * weight) {
                 best = c;
