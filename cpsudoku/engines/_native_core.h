@@ -1334,16 +1334,16 @@ static int FN(unit_cell)(const Layout *lay, int u, int j)
 }
 
 /*
- * With digit peers (self-taxicab) or counts (global entropy and modular, counting
- * circles, quadruples), before the search: each value of each open cell placed in
+ * With digit peers (self-taxicab) or counts that cap their values (global entropy
+ * and modular, counting circles; not a quadruple's "at least"), before the search: each value of each open cell placed in
  * turn on a copy (t) and propagated; a value that fails is dropped from s, and s
  * propagated again. One pass: a second found little and cost more (self-taxicab
  * 1,285 -> 1,957 nodes a puzzle). Each placement counts as a node (limits and budget
  * held). Returns 0 to go on, -1 when s has no solution, or the status of the limit
  * that stopped it. Instructions on six puzzles: self-taxicab 411 M -> 142 M, global
  * entropy 807 M -> 304 M, global modular 409 M -> 254 M, counting circles 95 M -> 75
- * M, quadruple 30 M -> 35 M; on the other layouts it cost more than it saved, up to
- * five times on the cheap puzzles (docs/design.md).
+ * M; on quadruples (30 M -> 35 M) and the other layouts it cost more than it saved,
+ * up to five times on the cheap puzzles (docs/design.md).
  */
 static int FN(probe)(const Layout *lay, STATE *s, STATE *t, uint64_t *pairs, Frame *frames,
                      Outcome *out, const Limits *lim,
