@@ -895,6 +895,10 @@ static inline FN(u128) FN(others)(FN(u128) x, int step, FN(u128) c0, FN(u128) c1
  */
 static int FN(box_triads)(const Layout *lay, STATE *s, int *changed)
 {
+    /* SR: the first cell of every mini-row (bit 9r + 3b); P0-P2: those of box column
+     * 0-2 (a mini-row's place among its row's three); Q0-Q2: those of rows 3i + 0-2
+     * (its place among its box's three). SC: the first cell of every mini-column (bit
+     * 27a + c); C0-C2: those of box row 0-2; K0-K2: those of columns 3i + 0-2. */
     const FN(u128) SR = U128(0x9249249249249249ull, 0x4924ull),
                    SC = U128(0x7fc0000ff80001ffull, 0),
                    P0 = U128(0x8040201008040201ull, 0x100ull),
@@ -1162,11 +1166,12 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
         for (int t = 0; t < lay->ntriads; t++) {
             const uint64_t *cells = lay->triad_cells + (size_t)t * W;
             const uint64_t *around = lay->triad_around + (size_t)t * W;
+            if (lay->tri_fast && lay->triad_boxed[t])
+                continue;
             uint64_t touched = 0;
             for (int k = 0; k < W; k++)
                 touched |= (cells[k] | around[k]) & moved[k];
-            if (touched && !(lay->tri_fast && lay->triad_boxed[t]) &&
-                FN(triad)(lay, s, t, &changed) < 0)
+            if (touched && FN(triad)(lay, s, t, &changed) < 0)
                 return 0;
         }
         if (!changed) {
