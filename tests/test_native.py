@@ -243,6 +243,11 @@ def test_bad_arguments_are_refused_by_name() -> None:
             _native.Layout(n, units)
     with pytest.raises(TypeError):
         _native.Layout(4, [["a"]])
+    units = [list(range(4 * r, 4 * r + 4)) for r in range(4)]
+    for counts in (frozenset({"a"}), {1, None}):  # a count's counts, read off a set
+        with pytest.raises(TypeError):
+            _native.Layout(4, units, None, [("count", (0, 1), 1, counts)])
+    _native.Layout(4, units, None, [("count", (0, 1), 1, frozenset({0, 1}))])
 
 
 def test_allowed_values_narrow_the_cells() -> None:

@@ -780,6 +780,32 @@ static int read_prop_cells(Builder *bd, PyObject *obj, size_t *idx)
 /* A sequence of ints as a freshly allocated array of count long longs (PyMem_Free it). */
 static long long *read_numbers(PyObject *obj, Py_ssize_t *count, const char *what)
 {
+    if (PyAnySet_Check(obj)) { /* a count's counts: read off its iterator, not a list */
+        *count = PySet_GET_SIZE(obj);
+        long long *out = PyMem_Malloc((size_t)(*count ? *count : 1) * sizeof(long long));
+        PyObject *it = out ? PyObject_GetIter(obj) : NULL;
+        if (!it) {
+            PyMem_Free(out);
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            return NULL;
+        }
+        Py_ssize_t j = 0;
+        for (PyObject *item; j < *count && (item = PyIter_Next(it)); j++) {
+            out[j] = PyLong_AsLongLong(item);
+            Py_DECREF(item);
+            if (out[j] == -1 && PyErr_Occurred())
+                break;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred() || j != *count) {
+            PyMem_Free(out);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "%s: changed size while read", what);
+            return NULL;
+        }
+        return out;
+    }
     PyObject *seq = PySequence_Fast(obj, what);
     if (!seq)
         return NULL;
