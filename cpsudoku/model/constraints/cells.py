@@ -426,8 +426,8 @@ class GlobalClasses(Constraint):
         the area and class to name.
         """
         of = _class_bits(self.classes, n)
-        held = [of[v] for v in values]
-        if all(held[a] | held[b] | held[c] | held[d] == 7 for a, b, c, d in areas(n)):
+        kin = [of[v] for v in values]
+        if all(kin[a] | kin[b] | kin[c] | kin[d] == 7 for a, b, c, d in areas(n)):
             return None
         classes = self.classes(n)
         bits = [1 << (v - 1) for v in values]
