@@ -884,6 +884,14 @@ static inline FN(u128) FN(others)(FN(u128) x, int step, FN(u128) c0, FN(u128) c1
            ((x << 2 * step) & c2);
 }
 
+/* Saturating counters of set bits: at[k] |= where x is set and k earlier words were. */
+static inline void FN(tally)(FN(u128) *at, int most, FN(u128) x)
+{
+    for (int k = most - 1; k > 0; k--)
+        at[k] |= at[k - 1] & x;
+    at[0] |= x;
+}
+
 /*
  * The 54 triads of a row or column and a box on a 9x9 grid, all at once: per digit,
  * which mini-rows (bit 9r + 3b) and mini-columns (bit 27a + c) hold it, which of
@@ -912,31 +920,25 @@ static int FN(box_triads)(const Layout *lay, STATE *s, int *changed)
                    K0 = U128(0x1240000248000049ull, 0),
                    K1 = U128(0x2480000490000092ull, 0),
                    K2 = U128(0x4900000920000124ull, 0);
-    FN(u128) r1 = 0, r2 = 0, r3 = 0, r4 = 0, rl1 = 0, rl2 = 0; /* mini-rows */
-    FN(u128) c1 = 0, c2 = 0, c3 = 0, c4 = 0, cl1 = 0, cl2 = 0; /* mini-columns */
+    /* per side (mini-rows, mini-columns): seen[side][k], the places k + 1 digits or
+     * more were seen at; locked[side][k], k + 1 or more locked in */
+    FN(u128) seen[2][4] = {{0}}, locked[2][2] = {{0}};
     for (int d = 0; d < lay->n; d++) {
         const FN(u128) x = U128(s->cand[d][0], s->cand[d][1]);
         const FN(u128) mr = (x | x >> 1 | x >> 2) & SR, mc = (x | x >> 9 | x >> 18) & SC;
-        const FN(u128) lr = mr & ~(FN(others)(mr, 3, P0, P1, P2) & FN(others)(mr, 9, Q0, Q1, Q2));
-        const FN(u128) lc = mc & ~(FN(others)(mc, 27, C0, C1, C2) & FN(others)(mc, 1, K0, K1, K2));
-        r4 |= r3 & mr;
-        r3 |= r2 & mr;
-        r2 |= r1 & mr;
-        r1 |= mr;
-        rl2 |= rl1 & lr;
-        rl1 |= lr;
-        c4 |= c3 & mc;
-        c3 |= c2 & mc;
-        c2 |= c1 & mc;
-        c1 |= mc;
-        cl2 |= cl1 & lc;
-        cl1 |= lc;
+        FN(tally)(seen[0], 4, mr);
+        FN(tally)(seen[1], 4, mc);
+        FN(tally)(locked[0], 2,
+                  mr & ~(FN(others)(mr, 3, P0, P1, P2) & FN(others)(mr, 9, Q0, Q1, Q2)));
+        FN(tally)(locked[1], 2,
+                  mc & ~(FN(others)(mc, 27, C0, C1, C2) & FN(others)(mc, 1, K0, K1, K2)));
     }
     const FN(u128) o = U128(s->open[0], s->open[1]);
     const FN(u128) or1 = o >> 1, or2 = o >> 2, oc1 = o >> 9, oc2 = o >> 18;
     const FN(u128) two_r = ((o & or1) | (o & or2) | (or1 & or2)) & SR,
                    two_c = ((o & oc1) | (o & oc2) | (oc1 & oc2)) & SC;
-    FN(u128) look[2] = {two_r & (~r4 | rl2), two_c & (~c4 | cl2)};
+    FN(u128) look[2] = {two_r & (~seen[0][3] | locked[0][1]),
+                        two_c & (~seen[1][3] | locked[1][1])};
     for (int side = 0; side < 2; side++)
         for (FN(u128) m = look[side]; m; m &= m - 1) {
             const uint64_t lo = (uint64_t)m;
