@@ -87,11 +87,12 @@ typedef struct {
      * are first looked at for all 54 at once on 128-bit boards (FN(box_triads);
      * Layout(..., box_triads=False) keeps them in the loop, for the tests);
      * tri_at[0][9r + 3b] is the triad of row r and box column b, tri_at[1][27a + c]
-     * that of column c and box row a, and triad_boxed[t] marks those triads (the
-     * others' loop passes them). */
+     * that of column c and box row a. triad_rest lists the triads the loop over
+     * triads looks at: every one, or those beside the box triads. */
     int tri_fast;
     int16_t tri_at[2][81];
-    uint8_t *triad_boxed;
+    int ntriad_rest;
+    int *triad_rest;
     int ncages;              /* killer cages (their cells are units too) */
     uint64_t *cage_cells;    /* ncages x words */
     int *combo_start;        /* cage c's digit sets: combos[combo_start[c] .. [c + 1]) */
@@ -378,7 +379,7 @@ static void layout_free(Layout *lay)
     PyMem_Free(lay->bc_of_cell);
     PyMem_Free(lay->bc_class);
     PyMem_Free(lay->bc_counts);
-    PyMem_Free(lay->triad_boxed);
+    PyMem_Free(lay->triad_rest);
     memset(lay, 0, sizeof(*lay));
 }
 
@@ -635,56 +636,63 @@ static void scan_pairs(Layout *lay, int fill)
  * The box triads of a 9x9 grid (Layout.tri_fast): found among the triads by their
  * cells (a row's or a column's three cells in one box) and the rest of their A and B
  * (the rest of that line and of that box), so a grid whose regions are not 3x3 boxes
- * keeps the loop over every triad. -1 when out of memory.
+ * keeps the loop over every triad. Then the list of the triads left to that loop
+ * (``box`` false: every one). -1 when out of memory.
  */
-static int find_box_triads(Layout *lay)
+static int find_box_triads(Layout *lay, int box)
 {
     lay->tri_fast = 0;
-    if (lay->n != 9 || lay->words != 2 || !lay->ntriads)
-        return 0;
-    lay->triad_boxed = PyMem_Calloc((size_t)lay->ntriads, 1);
-    if (!lay->triad_boxed)
+    uint8_t *boxed = PyMem_Calloc((size_t)(lay->ntriads ? lay->ntriads : 1), 1);
+    lay->triad_rest = PyMem_Malloc((size_t)(lay->ntriads ? lay->ntriads : 1) * sizeof(int));
+    if (!boxed || !lay->triad_rest) {
+        PyMem_Free(boxed);
         return -1;
+    }
     int found = 0;
-    for (int side = 0; side < 2; side++)
-        for (int line = 0; line < 9; line++)
-            for (int k = 0; k < 3; k++) {
-                /* the three cells, the rest of the line, the rest of the box */
-                uint64_t cells[2] = {0}, line_rest[2] = {0}, box_rest[2] = {0};
-                const int r0 = side ? 3 * k : line, c0 = side ? line : 3 * k;
-                for (int j = 0; j < 9; j++) {
-                    const int r = side ? j : line, c = side ? line : j, i = 9 * r + c;
-                    const int mine = side ? r / 3 == k : c / 3 == k;
-                    (mine ? cells : line_rest)[i >> 6] |= (uint64_t)1 << (i & 63);
-                }
-                for (int r = r0 / 3 * 3; r < r0 / 3 * 3 + 3; r++)
-                    for (int c = c0 / 3 * 3; c < c0 / 3 * 3 + 3; c++) {
-                        const int i = 9 * r + c;
-                        if (!(cells[i >> 6] >> (i & 63) & 1))
-                            box_rest[i >> 6] |= (uint64_t)1 << (i & 63);
+    if (box && lay->n == 9 && lay->words == 2)
+        for (int side = 0; side < 2 && found >= 0; side++)
+            for (int line = 0; line < 9 && found >= 0; line++)
+                for (int k = 0; k < 3 && found >= 0; k++) {
+                    /* the three cells, the rest of the line, the rest of the box */
+                    uint64_t cells[2] = {0}, line_rest[2] = {0}, box_rest[2] = {0};
+                    const int r0 = side ? 3 * k : line, c0 = side ? line : 3 * k;
+                    for (int j = 0; j < 9; j++) {
+                        const int r = side ? j : line, c = side ? line : j, i = 9 * r + c;
+                        const int mine = side ? r / 3 == k : c / 3 == k;
+                        (mine ? cells : line_rest)[i >> 6] |= (uint64_t)1 << (i & 63);
                     }
-                int at = -1;
-                for (int t = 0; t < lay->ntriads && at < 0; t++) {
-                    const uint64_t *tc = lay->triad_cells + (size_t)t * 2,
-                                   *ta = lay->triad_a_out + (size_t)t * 2,
-                                   *tb = lay->triad_b_out + (size_t)t * 2;
-                    if (tc[0] == cells[0] && tc[1] == cells[1] &&
-                        ((ta[0] == line_rest[0] && ta[1] == line_rest[1] &&
-                          tb[0] == box_rest[0] && tb[1] == box_rest[1]) ||
-                         (ta[0] == box_rest[0] && ta[1] == box_rest[1] &&
-                          tb[0] == line_rest[0] && tb[1] == line_rest[1])))
-                        at = t;
+                    for (int r = r0 / 3 * 3; r < r0 / 3 * 3 + 3; r++)
+                        for (int c = c0 / 3 * 3; c < c0 / 3 * 3 + 3; c++) {
+                            const int i = 9 * r + c;
+                            if (!(cells[i >> 6] >> (i & 63) & 1))
+                                box_rest[i >> 6] |= (uint64_t)1 << (i & 63);
+                        }
+                    int at = -1;
+                    for (int t = 0; t < lay->ntriads && at < 0; t++) {
+                        const uint64_t *tc = lay->triad_cells + (size_t)t * 2,
+                                       *ta = lay->triad_a_out + (size_t)t * 2,
+                                       *tb = lay->triad_b_out + (size_t)t * 2;
+                        if (tc[0] == cells[0] && tc[1] == cells[1] &&
+                            ((ta[0] == line_rest[0] && ta[1] == line_rest[1] &&
+                              tb[0] == box_rest[0] && tb[1] == box_rest[1]) ||
+                             (ta[0] == box_rest[0] && ta[1] == box_rest[1] &&
+                              tb[0] == line_rest[0] && tb[1] == line_rest[1])))
+                            at = t;
+                    }
+                    if (at < 0) {
+                        found = -1; /* not a grid of 3x3 boxes: the loop takes all */
+                        break;
+                    }
+                    boxed[at] = 1;
+                    lay->tri_at[side][side ? 27 * k + line : 9 * line + 3 * k] = (int16_t)at;
+                    found++;
                 }
-                if (at < 0) {
-                    PyMem_Free(lay->triad_boxed);
-                    lay->triad_boxed = NULL;
-                    return 0;
-                }
-                lay->triad_boxed[at] = 1;
-                lay->tri_at[side][side ? 27 * k + line : 9 * line + 3 * k] = (int16_t)at;
-                found++;
-            }
     lay->tri_fast = found == 54;
+    lay->ntriad_rest = 0;
+    for (int t = 0; t < lay->ntriads; t++)
+        if (!(lay->tri_fast && boxed[t]))
+            lay->triad_rest[lay->ntriad_rest++] = t;
+    PyMem_Free(boxed);
     return 0;
 }
 
@@ -1996,7 +2004,7 @@ static int Layout_init(LayoutObject *self, PyObject *args, PyObject *kwds)
         if (keep_units(lay, block_bytes) < 0)
             goto nomem;
     }
-    if (box_triads && find_box_triads(lay) < 0)
+    if (find_box_triads(lay, box_triads) < 0)
         goto nomem;
     if (cages && cages != Py_None && read_cages(lay, cages) < 0) {
         layout_free(lay);

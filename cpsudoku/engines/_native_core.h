@@ -1153,28 +1153,29 @@ FN(propagate_body)(const Layout *lay, STATE *s, uint64_t *pairs_out, Frame *f,
          * cells kept theirs since the last pass began finds what it found then,
          * nothing (it changed something: its cells moved). The root's snapshot is
          * empty, so there every triad with an open cell looks. */
-        uint64_t moved[W];
-        for (int k = 0; k < W; k++)
-            moved[k] = 0;
-        for (int d = 0; d < n; d++)
-            for (int k = 0; k < W; k++) {
-                moved[k] |= s->cand[d][k] ^ s->triads[d][k];
-                s->triads[d][k] = s->cand[d][k];
-            }
 #if W == 2
         if (lay->tri_fast && FN(box_triads)(lay, s, &changed) < 0)
             return 0;
 #endif
-        for (int t = 0; t < lay->ntriads; t++) {
-            const uint64_t *cells = lay->triad_cells + (size_t)t * W;
-            const uint64_t *around = lay->triad_around + (size_t)t * W;
-            if (lay->tri_fast && lay->triad_boxed[t])
-                continue;
-            uint64_t touched = 0;
+        if (lay->ntriad_rest) {
+            uint64_t moved[W];
             for (int k = 0; k < W; k++)
-                touched |= (cells[k] | around[k]) & moved[k];
-            if (touched && FN(triad)(lay, s, t, &changed) < 0)
-                return 0;
+                moved[k] = 0;
+            for (int d = 0; d < n; d++)
+                for (int k = 0; k < W; k++) {
+                    moved[k] |= s->cand[d][k] ^ s->triads[d][k];
+                    s->triads[d][k] = s->cand[d][k];
+                }
+            for (int j = 0; j < lay->ntriad_rest; j++) {
+                const int t = lay->triad_rest[j];
+                const uint64_t *cells = lay->triad_cells + (size_t)t * W;
+                const uint64_t *around = lay->triad_around + (size_t)t * W;
+                uint64_t touched = 0;
+                for (int k = 0; k < W; k++)
+                    touched |= (cells[k] | around[k]) & moved[k];
+                if (touched && FN(triad)(lay, s, t, &changed) < 0)
+                    return 0;
+            }
         }
         if (!changed) {
             for (int k = 0; k < W; k++)
