@@ -49,7 +49,9 @@ typedef struct {
     size_t idx;    /* pint[idx .. idx + nc): each cell's place in the frame */
     int nframe;    /* at the top level: the frame's grid cells, pint[frame .. + nframe) */
     size_t frame;
-    /* per kind: relation a = its table in pmask (n masks forward, n back); allowed a =
+    /* per kind: relation a = its table in pmask (n masks forward, n back), b and c = the
+     * most values of its first and its second cell that can leave a value of the other
+     * without support (relation_pair); allowed a =
      * masks in pmask; digitsets a = sets in pmask, b = how many; table a = tuples in
      * ptup, b = how many; sum a = weights in pnum, b = targets in pnum, c = how many,
      * d = words of the partial sums (0: bounds), e = targets as bits in pword, f =
@@ -1051,6 +1053,21 @@ static int relation_pair(Builder *bd, PyObject *pair, size_t table, int **ids, s
     p->nc = 2;
     p->idx = idx;
     p->a = table;
+    /* b (c): the most values of the first (second) cell that leave a value of the
+     * other without support; with more than that, that way cannot narrow */
+    const int n = bd->lay->n;
+    const uint32_t *fwd = bd->lay->pmask + table, *back = fwd + n;
+    for (int w = 0; w < n; w++) {
+        size_t no_fwd = 0, no_back = 0;
+        for (int v = 0; v < n; v++) {
+            no_fwd += !(fwd[v] >> w & 1);
+            no_back += !(back[v] >> w & 1);
+        }
+        if (no_fwd > p->b)
+            p->b = no_fwd;
+        if (no_back > p->c)
+            p->c = no_back;
+    }
     return 0;
 }
 
