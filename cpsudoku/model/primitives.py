@@ -34,8 +34,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
+from typing import TypeVar
 
 from cpsudoku.model.errors import RulesError
+
+#: A table's allowed tuples, one value per cell each.
+TupleList = tuple[tuple[int, ...], ...]
+R = TypeVar("R")
 
 #: The most states an automaton may have (a rule that needs more is refused by name).
 MAX_STATES = 200_000
@@ -425,34 +430,45 @@ class Table(Primitive):
 #: The most (tuple, subset of its positions) pairs :func:`_projections` lists for a table.
 MAX_PROJECTIONS = 100_000
 
-#: Tables' projections by the identity of their tuples (kept, so the identity stays theirs).
-_PROJECTIONS: dict[int, tuple[tuple[tuple[int, ...], ...], frozenset[tuple[int, ...]] | None]] = {}
+
+def per_tuples(work: Callable[[TupleList], R]) -> Callable[[TupleList], R]:
+    """``work`` remembered by the identity of its tuple list, for the last 256 lists.
+
+    The tables of one rule share one tuple list (:func:`_tuples` is cached), and
+    hashing a few hundred tuples at every call would cost what the lookup saves; each
+    entry keeps its list, so the identity stays its own.
+    """
+    done: dict[int, tuple[TupleList, R]] = {}
+
+    @wraps(work)
+    def remembered(tuples: TupleList) -> R:
+        entry = done.get(id(tuples))
+        if entry is not None and entry[0] is tuples:
+            return entry[1]
+        out = work(tuples)
+        if len(done) >= 256:
+            done.clear()
+        done[id(tuples)] = (tuples, out)
+        return out
+
+    return remembered
 
 
-def _projections(tuples: tuple[tuple[int, ...], ...]) -> frozenset[tuple[int, ...]] | None:
+@per_tuples
+def _projections(tuples: TupleList) -> frozenset[tuple[int, ...]] | None:
     """Every ``(positions, *values)`` some tuple has on a nonempty subset of positions.
 
     ``positions`` is a bit mask (bit ``j`` for position ``j``), the values those
-    positions', in order. None when the list would pass :data:`MAX_PROJECTIONS`. Cached
-    by the tuples' identity: the tables of one rule share one tuple list
-    (:func:`_tuples` is cached), and hashing a few hundred tuples at every call would
-    cost what the lookup saves.
+    positions', in order. None when the list would pass :data:`MAX_PROJECTIONS`.
     """
-    entry = _PROJECTIONS.get(id(tuples))
-    if entry is not None and entry[0] is tuples:
-        return entry[1]
     width = len(tuples[0]) if tuples else 0
-    out: frozenset[tuple[int, ...]] | None = None
-    if len(tuples) << width <= MAX_PROJECTIONS:
-        out = frozenset(
-            (mask, *(v for j, v in enumerate(t) if mask >> j & 1))
-            for t in tuples
-            for mask in range(1, 1 << width)
-        )
-    if len(_PROJECTIONS) >= 256:
-        _PROJECTIONS.clear()
-    _PROJECTIONS[id(tuples)] = (tuples, out)
-    return out
+    if len(tuples) << width > MAX_PROJECTIONS:
+        return None
+    return frozenset(
+        (mask, *(v for j, v in enumerate(t) if mask >> j & 1))
+        for t in tuples
+        for mask in range(1, 1 << width)
+    )
 
 
 @lru_cache(maxsize=1024)
