@@ -45,13 +45,16 @@ def test_a_tables_lookup_agrees_with_its_walk_over_every_partial_grid(
     """Every partial assignment of the table's cells: the lookup says what narrow says."""
     if not listed:  # the walk without the projections, for tables too big to list them
         monkeypatch.setattr(primitives, "MAX_PROJECTIONS", 0)
-        monkeypatch.setattr(primitives, "_PROJECTIONS", {})
-    for table in _tables(n):
-        grid = [0] * (n * n)
-        for values in product(range(n + 1), repeat=len(table.cells)):
-            for cell, v in zip(table.cells, values, strict=True):
-                grid[cell] = v
-            assert table.possible(grid, n) == Primitive.possible(table, grid, n), values
+    primitives._projections.cache_clear()
+    try:
+        for table in _tables(n):
+            grid = [0] * (n * n)
+            for values in product(range(n + 1), repeat=len(table.cells)):
+                for cell, v in zip(table.cells, values, strict=True):
+                    grid[cell] = v
+                assert table.possible(grid, n) == Primitive.possible(table, grid, n), values
+    finally:
+        primitives._projections.cache_clear()  # none of this test's lists stays behind
 
 
 def test_a_between_line_certificate_is_checked_without_walking_a_table(

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache, wraps
-from typing import TypeVar
+from functools import lru_cache, update_wrapper, wraps
+from typing import Generic, TypeVar
 
 from cpsudoku.model.errors import RulesError
 
@@ -431,27 +431,33 @@ class Table(Primitive):
 MAX_PROJECTIONS = 100_000
 
 
-def per_tuples(work: Callable[[TupleList], R]) -> Callable[[TupleList], R]:
-    """``work`` remembered by the identity of its tuple list, for the last 256 lists.
+class per_tuples(Generic[R]):  # noqa: N801 (a decorator, named as lru_cache is)
+    """A function of a tuple list, remembered by the list's identity, the last 256 lists.
 
     The tables of one rule share one tuple list (:func:`_tuples` is cached), and
     hashing a few hundred tuples at every call would cost what the lookup saves; each
     entry keeps its list, so the identity stays its own.
     """
-    done: dict[int, tuple[TupleList, R]] = {}
 
-    @wraps(work)
-    def remembered(tuples: TupleList) -> R:
-        entry = done.get(id(tuples))
+    def __init__(self, work: Callable[[TupleList], R]) -> None:
+        self.work = work
+        self.done: dict[int, tuple[TupleList, R]] = {}
+        update_wrapper(self, work)
+
+    def __call__(self, tuples: TupleList) -> R:
+        """``work(tuples)``, from the last call on the same list where there was one."""
+        entry = self.done.get(id(tuples))
         if entry is not None and entry[0] is tuples:
             return entry[1]
-        out = work(tuples)
-        if len(done) >= 256:
-            done.clear()
-        done[id(tuples)] = (tuples, out)
+        out = self.work(tuples)
+        if len(self.done) >= 256:
+            self.done.clear()
+        self.done[id(tuples)] = (tuples, out)
         return out
 
-    return remembered
+    def cache_clear(self) -> None:
+        """Forget every list (as ``functools.lru_cache``'s method of that name)."""
+        self.done.clear()
 
 
 @per_tuples
