@@ -221,11 +221,10 @@ static int FN(cages)(const Layout *lay, STATE *s, Frame *f)
 }
 
 /*
- * One propagator beyond the units on the state: its frame's masks gathered (a placed
- * cell's value, an open cell's candidates), narrowed (_native_props.h), and what went
- * taken out of the candidates. Returns -1 on a contradiction, 1 on a change, else 0.
- * A cell's mask is gathered once a wake (f->values): a cell of a global entropy grid
- * is in twelve counts, and gathering was half of that search's instructions.
+ * Cell c's values as a mask (a placed cell's value, an open cell's candidates),
+ * gathered once a wake (f->values, f->known) and kept as propagators narrow them: a
+ * cell of a global entropy grid is in twelve counts, and gathering was half of that
+ * search's instructions.
  */
 static inline uint32_t FN(values_of)(const Layout *lay, const STATE *s, Frame *f, int c)
 {
@@ -266,9 +265,11 @@ static inline int FN(narrow_to)(STATE *s, Frame *f, int c, uint32_t v, uint32_t 
 
 /*
  * A pair relation between two different cells, as k_relation narrows it, straight on
- * the state: no frame to fill and read back. Pair relations are most of the
- * propagators of non-consecutive, modular, chess and taxicab grids, and the frame
- * was a third of their instructions.
+ * the state: no frame to fill and read back. Such relations (the pairs that are not
+ * runs of one offset, which go in as shifts) are most of the propagators of modular,
+ * entropic, nabner, kropki and whisper grids; on modular grids the frame was a ninth
+ * of the engine's instructions. A way whose first cell has more values than the
+ * relation's threshold (b forward, c back: relation_pair) cannot narrow and is skipped.
  */
 static int FN(run_pair)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
 {
@@ -296,6 +297,11 @@ static int FN(run_pair)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
     return rb < 0 ? -1 : (ra | rb);
 }
 
+/*
+ * One propagator beyond the units on the state: its frame's masks gathered, narrowed
+ * (_native_props.h), and what went taken out of the candidates. Returns -1 on a
+ * contradiction, 1 on a change, else 0.
+ */
 static int FN(run_top)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
 {
     const int nf = p->nframe;
