@@ -267,7 +267,7 @@ static inline int FN(narrow_to)(STATE *s, Frame *f, int c, uint32_t v, uint32_t 
  * A pair relation between two different cells, as k_relation narrows it, straight on
  * the state: no frame to fill and read back. Such relations (the pairs that are not
  * runs of one offset, which go in as shifts) are most of the propagators of modular,
- * entropic, nabner, kropki and whisper grids; on modular grids the frame was a ninth
+ * entropic, nabner, kropki and whisper grids; on modular grids the frame was an eighth
  * of the engine's instructions. A way whose first cell has more values than the
  * relation's threshold (b forward, c back: relation_pair) cannot narrow and is skipped.
  */
