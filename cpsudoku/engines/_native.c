@@ -51,7 +51,7 @@ typedef struct {
     size_t frame;
     /* per kind: relation a = its table in pmask (n masks forward, n back), b and c = the
      * most values of its first and its second cell that can leave a value of the other
-     * without support (relation_pair); allowed a =
+     * without support (relation_reach); allowed a =
      * masks in pmask; digitsets a = sets in pmask, b = how many; table a = tuples in
      * ptup, b = how many; sum a = weights in pnum, b = targets in pnum, c = how many,
      * d = words of the partial sums (0: bounds), e = targets as bits in pword, f =
@@ -1034,9 +1034,31 @@ static int read_shift(Builder *bd, PyObject *spec)
 
 static int close_frame(Builder *bd, int id);
 
-/* One pair of a relation whose table is at ``table`` in pmask: a propagator. */
-static int relation_pair(Builder *bd, PyObject *pair, size_t table, int **ids, size_t *nids,
-                         size_t *capids)
+/* Per way of a relation's table (at ``table`` in pmask), the most values of its first
+ * cell that leave a value of the other without support: with more than that, that
+ * way cannot narrow (run_pair skips it). Forward into *ahead, back into *behind. */
+static void relation_reach(const Layout *lay, size_t table, size_t *ahead, size_t *behind)
+{
+    const int n = lay->n;
+    const uint32_t *fwd = lay->pmask + table, *back = fwd + n;
+    *ahead = *behind = 0;
+    for (int w = 0; w < n; w++) {
+        size_t no_fwd = 0, no_back = 0;
+        for (int v = 0; v < n; v++) {
+            no_fwd += !(fwd[v] >> w & 1);
+            no_back += !(back[v] >> w & 1);
+        }
+        if (no_fwd > *ahead)
+            *ahead = no_fwd;
+        if (no_back > *behind)
+            *behind = no_back;
+    }
+}
+
+/* One pair of a relation whose table is at ``table`` in pmask: a propagator, with
+ * the table's thresholds (relation_reach). */
+static int relation_pair(Builder *bd, PyObject *pair, size_t table, size_t ahead,
+                         size_t behind, int **ids, size_t *nids, size_t *capids)
 {
     if (PyObject_Length(pair) != 2) {
         if (!PyErr_Occurred())
@@ -1053,21 +1075,8 @@ static int relation_pair(Builder *bd, PyObject *pair, size_t table, int **ids, s
     p->nc = 2;
     p->idx = idx;
     p->a = table;
-    /* b (c): the most values of the first (second) cell that leave a value of the
-     * other without support; with more than that, that way cannot narrow */
-    const int n = bd->lay->n;
-    const uint32_t *fwd = bd->lay->pmask + table, *back = fwd + n;
-    for (int w = 0; w < n; w++) {
-        size_t no_fwd = 0, no_back = 0;
-        for (int v = 0; v < n; v++) {
-            no_fwd += !(fwd[v] >> w & 1);
-            no_back += !(back[v] >> w & 1);
-        }
-        if (no_fwd > p->b)
-            p->b = no_fwd;
-        if (no_back > p->c)
-            p->c = no_back;
-    }
+    p->b = ahead;
+    p->c = behind;
     return 0;
 }
 
@@ -1083,13 +1092,15 @@ static int read_relation(Builder *bd, PyObject *spec, int **ids, size_t *nids, s
     size_t table;
     if (relation_table(bd, PyTuple_GET_ITEM(spec, 2), &table) < 0)
         return -1;
+    size_t ahead, behind;
+    relation_reach(bd->lay, table, &ahead, &behind);
     PyObject *pairs = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "a relation's pairs");
     if (!pairs)
         return -1;
     int failed = 0;
     for (Py_ssize_t j = 0; !failed && j < PySequence_Fast_GET_SIZE(pairs); j++)
-        failed = relation_pair(bd, PySequence_Fast_GET_ITEM(pairs, j), table, ids, nids,
-                               capids) < 0 ||
+        failed = relation_pair(bd, PySequence_Fast_GET_ITEM(pairs, j), table, ahead, behind,
+                               ids, nids, capids) < 0 ||
                  (own_frames && close_frame(bd, (*ids)[*nids - 1]) < 0);
     Py_DECREF(pairs);
     return failed ? -1 : 0;

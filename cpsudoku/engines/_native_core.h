@@ -269,7 +269,7 @@ static inline int FN(narrow_to)(STATE *s, Frame *f, int c, uint32_t v, uint32_t 
  * runs of one offset, which go in as shifts) are most of the propagators of modular,
  * entropic, nabner, kropki and whisper grids; on modular grids the frame was an eighth
  * of the engine's instructions. A way whose first cell has more values than the
- * relation's threshold (b forward, c back: relation_pair) cannot narrow and is skipped.
+ * relation's threshold (b forward, c back: relation_reach) cannot narrow and is skipped.
  */
 static int FN(run_pair)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
 {
