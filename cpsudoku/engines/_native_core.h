@@ -268,28 +268,16 @@ static inline int FN(narrow_to)(STATE *s, Frame *f, int c, uint32_t v, uint32_t 
  * the state: no frame to fill and read back. Such relations (the pairs that are not
  * runs of one offset, which go in as shifts) are most of the propagators of modular,
  * entropic, nabner, kropki and whisper grids; on modular grids the frame was an eighth
- * of the engine's instructions. A way whose first cell has more values than the
- * relation's threshold (b forward, c back: relation_reach) cannot narrow and is skipped.
+ * of the engine's instructions. The narrowing is k_relation's (relation_support).
  */
 static int FN(run_pair)(const Layout *lay, STATE *s, const Prop *p, Frame *f)
 {
     const int *cells = lay->pint + p->frame, *ix = lay->pint + p->idx;
     const int a = cells[ix[0]], b = cells[ix[1]];
-    const uint32_t *fwd = lay->pmask + p->a, *back = fwd + lay->n;
     f->work += p->cost;
     const uint32_t x = FN(values_of)(lay, s, f, a), y = FN(values_of)(lay, s, f, b);
-    uint32_t sup = 0, y2 = y, x2 = x;
-    if ((size_t)__builtin_popcount(x) <= p->b) { /* else every value of b has support */
-        for (uint32_t t = x; t; t &= t - 1)
-            sup |= fwd[__builtin_ctz(t)];
-        y2 &= sup;
-    }
-    if ((size_t)__builtin_popcount(y2) <= p->c) {
-        sup = 0;
-        for (uint32_t t = y2; t; t &= t - 1)
-            sup |= back[__builtin_ctz(t)];
-        x2 &= sup;
-    }
+    uint32_t x2 = x;
+    const uint32_t y2 = relation_support(lay, p, &x2, y);
     const int ra = FN(narrow_to)(s, f, a, x, x2);
     if (ra < 0)
         return -1;

@@ -78,25 +78,44 @@ static inline int shr_and_or(uint64_t *acc, const uint64_t *src, const uint64_t 
     return any != 0;
 }
 
+/*
+ * Arc consistency on a pair relation: the second cell's values y kept to those the
+ * first cell's x supports, then x to those the narrowed y supports. A way whose
+ * first cell has more values than the relation's threshold (b forward, c back:
+ * relation_reach in _native.c) cannot narrow and is skipped. Returns y's new mask;
+ * x's goes to *x. Both cells the same: x is narrowed by the narrowed y (k_relation).
+ */
+static inline uint32_t relation_support(const Layout *lay, const Prop *p, uint32_t *x, uint32_t y)
+{
+    const uint32_t *fwd = lay->pmask + p->a, *back = fwd + lay->n;
+    uint32_t sup = 0;
+    if ((size_t)__builtin_popcount(*x) <= p->b) { /* else every value of y has support */
+        for (uint32_t t = *x; t; t &= t - 1)
+            sup |= fwd[__builtin_ctz(t)];
+        y &= sup;
+    }
+    if ((size_t)__builtin_popcount(y) <= p->c) {
+        sup = 0;
+        for (uint32_t t = y; t; t &= t - 1)
+            sup |= back[__builtin_ctz(t)];
+        *x &= sup;
+    }
+    return y;
+}
+
 static int k_relation(const Layout *lay, const Prop *p, uint32_t *m)
 {
     const int *ix = lay->pint + p->idx;
-    const uint32_t *fwd = lay->pmask + p->a, *back = fwd + lay->n;
     const uint32_t x = m[ix[0]], y = m[ix[1]];
-    uint32_t sup = 0;
-    for (uint32_t t = x; t; t &= t - 1)
-        sup |= fwd[__builtin_ctz(t)];
-    if (!(y & sup))
+    uint32_t x2 = x;
+    const uint32_t y2 = relation_support(lay, p, &x2, y);
+    m[ix[1]] = y2;
+    if (ix[0] == ix[1])
+        x2 &= y2; /* the same cell twice: already narrowed */
+    m[ix[0]] = x2;
+    if (!x2 || !y2)
         return -1;
-    m[ix[1]] = y & sup;
-    const uint32_t x2 = m[ix[0]]; /* the same cell twice: already narrowed */
-    sup = 0;
-    for (uint32_t t = m[ix[1]]; t; t &= t - 1)
-        sup |= back[__builtin_ctz(t)];
-    if (!(x2 & sup))
-        return -1;
-    m[ix[0]] = x2 & sup;
-    return m[ix[0]] != x || m[ix[1]] != y;
+    return x2 != x || y2 != y;
 }
 
 static int k_allowed(const Layout *lay, const Prop *p, uint32_t *m)
