@@ -94,6 +94,50 @@ def _counts_as_brute_force(engine, prims: tuple, givens: tuple[int, ...]) -> Non
         assert solved.solution is None
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_restarts_keep_each_count_exact(kind: str) -> None:
+    """A search that starts again (by cells, then by a digit's places with probing, and
+    so on) counts each grid once: with a restart every few nodes, the counts are brute
+    force's still."""
+    rng = random.Random(f"restart {kind}")
+    for trial in range(20):
+        prims = (_primitive(rng, kind), _primitive(rng, rng.choice(KINDS)))
+        givens = _givens(rng, trial)
+        keeping = {
+            g
+            for g in GRIDS_4X4
+            if all(p.holds(g) for p in prims)
+            and all(not v or v == w for v, w in zip(givens, g, strict=True))
+        }
+        rules = Rules.classic(2, 2).with_constraints(Raw(prims))
+        layout, allowed = native.layout(rules), native.allowed_masks(rules)
+        for restart in (1, 3, 8):
+            status, count, grids, _, _ = layout.solve(
+                bytes(givens), LIMIT, allowed=allowed, restart=restart
+            )
+            assert count == len(keeping), (prims, givens, restart)
+            # done, or givens that clash at once (no grid keeps them)
+            assert status == native.DONE or (status == native.CLASH and not keeping)
+            found = {tuple(grids[k * 16 : (k + 1) * 16]) for k in range(min(count, 2))}
+            assert found <= keeping
+
+
+def test_restarts_keep_the_miracle_count() -> None:
+    """The 72 grids of anti-king, anti-knight and non-consecutive, through restarts."""
+    rules = Rules.from_spec(
+        {
+            "size": 9,
+            "box": "3x3",
+            "constraints": [{"kind": k} for k in ("anti-king", "anti-knight", "non-consecutive")],
+        }
+    )
+    layout = native.layout(rules)
+    for restart in (50, 400):
+        assert layout.solve(bytes(81), 100, restart=restart)[:2] == (native.DONE, 72)
+    with pytest.raises(ValueError, match="restart"):
+        layout.solve(bytes(81), 100, restart=-1)
+
+
 def _sample(path: Path, k: int = 4) -> list[dict[str, object]]:
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     step = max(1, len(records) // k)

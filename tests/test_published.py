@@ -32,6 +32,11 @@ PUBLISHED = [
 #: test of its own below: it does not finish the hardest).
 ENGINES = ("native", "sat", "cpsat")
 
+#: The engines that must prove every one within the bound: the compiled engine (the
+#: blank grids of two-cell thermometers, the slowest, take it 1-2 s here: by cells
+#: first, then starting again by a digit's places with probing, docs/design.md).
+PROVERS = ("native",)
+
 
 def _ids(row: dict[str, object]) -> str:
     return str(row["id"])
@@ -61,20 +66,17 @@ BOUND = 10.0
 
 @pytest.mark.parametrize("row", [r for r in PUBLISHED if r["keys_cover_rules"]], ids=_ids)
 def test_every_engine_agrees_on_each_published_puzzle(row: dict[str, object]) -> None:
-    """Each engine answers unique with the published solution, or runs out of its bound;
-    none answers otherwise, and at least one proves the puzzle unique."""
+    """Each engine answers unique with the published solution, or (but the provers) runs
+    out of its bound; none answers otherwise."""
     puzzle, solution = _read(row)
-    proved = []
     for spec in ENGINES:
         with create_backend(spec) as engine:
             result = engine.solve(puzzle, time_limit=BOUND)
-        if result.status is Status.TIMEOUT:
+        if result.status is Status.TIMEOUT and spec not in PROVERS:
             continue
         assert result.status is Status.UNIQUE, (spec, result.status, result.error)
         assert result.solution is not None
         assert result.solution.cells == solution, spec
-        proved.append(spec)
-    assert proved, f"no engine proved it unique within {BOUND} s"
 
 
 #: The published puzzles the oracle does not finish in five minutes (one core:

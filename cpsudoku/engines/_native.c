@@ -65,7 +65,8 @@ typedef struct {
 } Prop;
 
 /* What a search ended with. */
-enum { ST_DONE = 0, ST_LIMIT = 1, ST_TIMEOUT = 2, ST_BUDGET = 3, ST_CLASH = 4, ST_SIGNAL = 5 };
+enum { ST_DONE = 0, ST_LIMIT = 1, ST_TIMEOUT = 2, ST_BUDGET = 3, ST_CLASH = 4, ST_SIGNAL = 5,
+       ST_RESTART = 6 /* within a search: start again (never returned) */ };
 
 typedef struct {
     int n, cells, words;
@@ -170,6 +171,7 @@ typedef struct {
     long long limit;   /* stop at this many solutions */
     double deadline;   /* monotonic seconds; 0 for none */
     long long budget;  /* stop after this many nodes; 0 for none */
+    long long restart; /* nodes before a search first starts again; 0 for the default */
     int signals;       /* the GIL is held: look for Ctrl-C */
 } Limits;
 
@@ -2150,6 +2152,7 @@ static int read_limits(const Layout *lay, Limits *lim, long long limit, double t
     }
     lim->limit = limit;
     lim->budget = budget;
+    lim->restart = 0;
     lim->deadline = 0;
     lim->signals = 0;
     return 0;
@@ -2164,21 +2167,23 @@ static double deadline_after(double time_limit)
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(cells, limit=2, time_limit=-1.0, budget=0, allowed=None)\n--\n\n"
+"solve(cells, limit=2, time_limit=-1.0, budget=0, allowed=None, restart=0)\n--\n\n"
 "Search one puzzle: cells is n*n bytes of values 0..n (0 empty); allowed, if given,\n"
 "is n*n uint32 masks of the values each cell may take (bit v-1 for v). Stops at\n"
 "limit solutions, after time_limit seconds (negative: none) or budget nodes (0:\n"
-"none). Returns (status, count, solutions, nodes, guesses): solutions holds the\n"
-"first min(count, 2) solutions, n*n bytes each. Ctrl-C interrupts it.");
+"none). restart: the nodes after which the search first starts again the other\n"
+"way (0: 80,000,000 / cells). Returns (status, count, solutions, nodes, guesses):\n"
+"solutions holds the first min(count, 2) solutions, n*n bytes each. Ctrl-C\n"
+"interrupts it.");
 
 static PyObject *Layout_solve(LayoutObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"cells", "limit", "time_limit", "budget", "allowed", NULL};
+    static char *kwlist[] = {"cells", "limit", "time_limit", "budget", "allowed", "restart", NULL};
     Py_buffer cells, allowed = {0};
-    long long limit = 2, budget = 0;
+    long long limit = 2, budget = 0, restart = 0;
     double time_limit = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*|LdLz*", kwlist, &cells, &limit,
-                                     &time_limit, &budget, &allowed))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*|LdLz*L", kwlist, &cells, &limit,
+                                     &time_limit, &budget, &allowed, &restart))
         return NULL;
     PyObject *result = NULL;
     const Layout *lay = &self->lay;
@@ -2186,6 +2191,11 @@ static PyObject *Layout_solve(LayoutObject *self, PyObject *args, PyObject *kwds
     Frame frames = {0};
     if (read_limits(lay, &lim, limit, time_limit, budget) < 0)
         goto done;
+    if (restart < 0) {
+        PyErr_SetString(PyExc_ValueError, "restart must be 0 (the default) or more");
+        goto done;
+    }
+    lim.restart = restart;
     if (cells.len != lay->cells) {
         PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", lay->cells, cells.len);
         goto done;

@@ -1444,6 +1444,104 @@ static void FN(write_grid)(const Layout *lay, const STATE *s, uint8_t *out)
 }
 
 /*
+ * The nodes (work counted) after which a search first starts again the other way
+ * (lim->restart, else 80,000,000 / cells): twice the default route's budget for
+ * rules beyond the units (native_budget in cpsudoku/engines/default.py), so that the
+ * route never sees a restart, and one to two seconds of search before the first.
+ * Blank grids with a few two-cell thermometers take tens of millions of nodes by
+ * cells and under a million by places with probing; killers go the other way
+ * (docs/design.md).
+ */
+static inline long long FN(restart_cap)(const Layout *lay, const Limits *lim)
+{
+    return lim->restart > 0 ? lim->restart : 80000000LL / lay->cells;
+}
+
+/*
+ * One run of the search from the root state stack[0] (propagated). places: branch on
+ * a digit's places where it has fewer than the cell has candidates, and probe every
+ * node (FN(probe)). Returns the status that ends the search, or ST_RESTART when the
+ * nodes and work pass stop_at.
+ */
+static int FN(run)(const Layout *lay, STATE *stack, uint64_t *pairs, Frame *frames, Outcome *out,
+                   const Limits *lim, uint8_t *sol,
+                   int (*propagate)(const Layout *, STATE *, uint64_t *, Frame *, const STATE *),
+                   int places, long long stop_at)
+{
+    const int n = lay->n, cells = lay->cells;
+    int *cell_at = frames->cells;
+    uint64_t *todo = frames->todo; /* the digits still to try at each depth */
+    const int weighted = places || lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount;
+    int depth = 0;
+    for (;;) {
+        STATE *cur = &stack[depth];
+        if (places && !FN(is_empty)(cur->open)) {
+            const int why = FN(probe)(lay, cur, &stack[depth + 1], pairs, frames, out, lim, propagate);
+            if (why > 0)
+                return why;
+            if (why < 0) { /* no solution below: back to the parent's next digit */
+                if (depth == 0)
+                    return ST_DONE;
+                depth--;
+                goto next;
+            }
+        }
+        if (FN(is_empty)(cur->open)) {
+            if (out->count < 2)
+                FN(write_grid)(lay, cur, sol + (size_t)out->count * cells);
+            if (++out->count >= lim->limit)
+                return ST_LIMIT;
+            depth--; /* this state is spent: go on with its parent's next digit */
+        } else {
+            int c = weighted ? FN(choose_weighted)(lay, cur, frames) : FN(choose)(lay, cur, pairs);
+            uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
+            for (int d = 0; d < n; d++)
+                if (cur->cand[d][c >> 6] & bit)
+                    digits |= (uint64_t)1 << d;
+            cell_at[depth] = c;
+            todo[depth] = digits;
+            uint64_t at_places;
+            const int at = lay->dpeers || places
+                               ? FN(choose_places)(lay, cur, __builtin_popcountll(digits), &at_places)
+                               : 0;
+            if (at) {
+                cell_at[depth] = at;
+                todo[depth] = at_places;
+            }
+        }
+    next:
+        /* Try the next digit at the deepest depth that has one left. */
+        for (;;) {
+            if (depth < 0)
+                return ST_DONE;
+            uint64_t digits = todo[depth];
+            if (!digits) {
+                depth--;
+                continue;
+            }
+            int d = __builtin_ctzll(digits), c = cell_at[depth];
+            todo[depth] = digits & (digits - 1);
+            if (c < 0) { /* a digit's places in a unit: this place */
+                c = FN(unit_cell)(lay, (-1 - c) / 32, d);
+                d = (-1 - cell_at[depth]) % 32;
+            }
+            /* the last digit (or place) left is forced, no guess */
+            const int stop = count_branch(out, lim, todo[depth] != 0, frames->work);
+            if (stop)
+                return stop;
+            if (out->nodes + frames->work / WORK_PER_NODE > stop_at)
+                return ST_RESTART;
+            STATE *next = &stack[depth + 1];
+            memcpy(next, &stack[depth], sizeof(STATE));
+            if (FN(place)(lay, next, d, c) && propagate(lay, next, pairs, frames, &stack[depth])) {
+                depth++;
+                break;
+            }
+        }
+    }
+}
+
+/*
  * Search one puzzle. givens: cells values 0..n (checked by the caller); allowed:
  * optional per-cell masks of the values allowed (bit d-1 for value d), or NULL.
  * Writes up to two solutions to sol (2 * cells bytes).
@@ -1490,8 +1588,6 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
         }
     }
     uint64_t pairs[W];
-    int *cell_at = frames->cells;
-    uint64_t *todo = frames->todo; /* the digits still to try at each depth */
     out->nodes = 1;
     frames->work = 0;
     if ((out->status = check_limits(lim)) != ST_DONE)
@@ -1507,64 +1603,25 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             return;
         }
     }
-    int depth = 0;
-    for (;;) {
-        STATE *cur = &stack[depth];
-        if (FN(is_empty)(cur->open)) {
-            if (out->count < 2)
-                FN(write_grid)(lay, cur, sol + (size_t)out->count * cells);
-            if (++out->count >= lim->limit) {
-                out->status = ST_LIMIT;
-                return;
-            }
-            depth--; /* this state is spent: go on with its parent's next digit */
-        } else {
-            int c = lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount
-                        ? FN(choose_weighted)(lay, cur, frames)
-                        : FN(choose)(lay, cur, pairs);
-            uint64_t digits = 0, bit = (uint64_t)1 << (c & 63);
-            for (int d = 0; d < n; d++)
-                if (cur->cand[d][c >> 6] & bit)
-                    digits |= (uint64_t)1 << d;
-            cell_at[depth] = c;
-            todo[depth] = digits;
-            uint64_t places;
-            const int at =
-                lay->dpeers ? FN(choose_places)(lay, cur, __builtin_popcountll(digits), &places) : 0;
-            if (at) {
-                cell_at[depth] = at;
-                todo[depth] = places;
-            }
+    /* Runs of the search from the root, each to a cap of nodes (work counted) past
+     * which it starts again the other way: by cells first (run 0, 2, ...), then by a
+     * digit's places in a unit with each node probed (run 1, 3, ...), the caps
+     * doubling after each pair (FN(restart_cap)). The weights of failures carry over. */
+    const long long first_cap = FN(restart_cap)(lay, lim);
+    for (int run = 0;; run++) {
+        const int places = run & 1;
+        const long long stop_at = out->nodes + frames->work / WORK_PER_NODE + (first_cap << (run / 2 < 30 ? run / 2 : 30));
+        if (places && run == 1 && !(lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount))
+            memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
+        out->count = 0;
+        if (run && !propagate(lay, stack, pairs, frames, NULL)) { /* the root's pairs again */
+            out->status = ST_DONE;
+            return;
         }
-        /* Try the next digit at the deepest depth that has one left. */
-        for (;;) {
-            if (depth < 0) {
-                out->status = ST_DONE;
-                return;
-            }
-            uint64_t digits = todo[depth];
-            if (!digits) {
-                depth--;
-                continue;
-            }
-            int d = __builtin_ctzll(digits), c = cell_at[depth];
-            todo[depth] = digits & (digits - 1);
-            if (c < 0) { /* a digit's places in a unit: this place */
-                c = FN(unit_cell)(lay, (-1 - c) / 32, d);
-                d = (-1 - cell_at[depth]) % 32;
-            }
-            /* the last digit (or place) left is forced, no guess */
-            const int stop = count_branch(out, lim, todo[depth] != 0, frames->work);
-            if (stop) {
-                out->status = stop;
-                return;
-            }
-            STATE *next = &stack[depth + 1];
-            memcpy(next, &stack[depth], sizeof(STATE));
-            if (FN(place)(lay, next, d, c) && propagate(lay, next, pairs, frames, &stack[depth])) {
-                depth++;
-                break;
-            }
+        const int why = FN(run)(lay, stack, pairs, frames, out, lim, sol, propagate, places, stop_at);
+        if (why != ST_RESTART) {
+            out->status = why;
+            return;
         }
     }
 }
