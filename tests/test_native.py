@@ -394,7 +394,8 @@ FUZZ = textwrap.dedent(
         allowed = array("I", [rng.randint(0, (1 << n) - 1) | rng.choice([0, (1 << n) - 1])
                               for _ in range(cells)]).tobytes()
         lay.solve(data, rng.randint(1, 3), 0.05, rng.randint(0, 500),
-                  allowed=allowed if rng.random() < 0.3 else None)
+                  allowed=allowed if rng.random() < 0.3 else None,
+                  restart=rng.choice([0, 0, 1, rng.randint(2, 50)]))
         lay.solve_many(data * rng.randint(0, 3), 2, 0.05, 200)
         with_props += 1
     band = 0
@@ -412,7 +413,7 @@ FUZZ = textwrap.dedent(
             data = bytes(rng.randint(0, 255) for _ in range(rng.choice([81, 80, 162])))
         try:
             lay.solve(data, rng.randint(1, 300), rng.choice([-1.0, 0.01, 1e-9]),
-                      rng.randint(0, 300))
+                      rng.randint(0, 300), restart=rng.choice([0, 1, 7]))
             lay.solve_many(data * rng.randint(0, 3), rng.randint(1, 5), 0.01, 300)
         except (ValueError, TypeError):
             refused += 1
