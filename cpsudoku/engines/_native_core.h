@@ -1605,12 +1605,13 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     }
     /* Runs of the search from the root, each to a cap of nodes (work counted) past
      * which it starts again the other way: by cells first (run 0, 2, ...), then by a
-     * digit's places in a unit with each node probed (run 1, 3, ...), the caps
-     * doubling after each pair (FN(restart_cap)). The weights of failures carry over. */
+     * digit's places in a unit with each node probed (run 1, 3, ...), for twice the
+     * cap, then by cells for as many, each way's cap doubling (FN(restart_cap)). The
+     * weights of failures carry over. */
     const long long first_cap = FN(restart_cap)(lay, lim);
     for (int run = 0;; run++) {
         const int places = run & 1;
-        const long long stop_at = out->nodes + frames->work / WORK_PER_NODE + (first_cap << (run / 2 < 30 ? run / 2 : 30));
+        const long long stop_at = out->nodes + frames->work / WORK_PER_NODE + (first_cap << ((run + 1) / 2 < 30 ? (run + 1) / 2 : 30));
         if (places && run == 1 && !(lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount))
             memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
         out->count = 0;

@@ -25,18 +25,33 @@ solved without guessing).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
-from cpsudoku.model.candidates import fewest, fill, layout, propagate, singles, start, watchers
+from cpsudoku.model.candidates import (
+    Layout,
+    fewest,
+    fill,
+    layout,
+    propagate,
+    singles,
+    start,
+    watchers,
+)
 from cpsudoku.model.primitives import Primitive
 from cpsudoku.model.puzzle import Puzzle
 
 #: A search state: values, candidates, units' values, the cell its branch filled (-1
 #: at the root) and its parent's candidates (None at the root).
 _State = tuple[list[int], list[int], list[int], int, list[int] | None]
+
+#: Nodes after which a search first starts again the other way (by a digit's places,
+#: then by cells again, turn about, with doubling caps): past what every published
+#: puzzle the search by cells ends takes (docs/design.md).
+RESTART_NODES = 1_000_000
 
 #: How many nodes between two looks at the clock in the naive strategy.
 _CLOCK_EVERY = 4096
@@ -67,20 +82,57 @@ class BacktrackBackend(Backend):
         return _singles_search(puzzle, limit, deadline)
 
 
-def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
-    """Depth-first search with singles propagation and weighted fewest-candidates branching."""
+def _singles_search(
+    puzzle: Puzzle, limit: int, deadline: float | None, restart: int | None = None
+) -> Search:
+    """Depth-first search with singles propagation and weighted fewest-candidates branching.
+
+    A search that passes ``restart`` nodes (:data:`RESTART_NODES` by default) starts
+    again from the root branching on a digit's places in a unit, where they are fewer
+    than the chosen cell's candidates, for twice as many nodes; then by cells again
+    for as many, and so on, turn about, each way's cap doubling. The failures' weights
+    carry over; each run counts its solutions afresh, so counts stay exact
+    (docs/design.md).
+    """
+    nodes = guesses = 0
+    weight = [0] * len(puzzle.cells)
+    first = restart or RESTART_NODES
+    for run in itertools.count():
+        cap = nodes + (first << min((run + 1) // 2, 40))
+        found, nodes, guesses = _run(
+            puzzle, limit, deadline, weight, run % 2 == 1, cap, nodes, guesses
+        )
+        if found is not None:
+            found.stats = {"nodes": nodes, "guesses": guesses}
+            return found
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _run(
+    puzzle: Puzzle,
+    limit: int,
+    deadline: float | None,
+    weight: list[int],
+    places: bool,
+    cap: int,
+    nodes: int,
+    guesses: int,
+) -> tuple[Search | None, int, int]:
+    """One run of :func:`_singles_search` from the root.
+
+    Returns its answer (None past ``cap`` nodes: start again), and the nodes and
+    guesses counted so far.
+    """
     lay = layout(puzzle.rules)
     constraints, n = puzzle.rules.primitives, puzzle.rules.n
     found = Search()
-    nodes = guesses = 0
     # The root's candidates are worked out by its first round of singles; a child's are
     # its parent's, and its first round takes out what its units hold (the branch
     # value, placed by ``fill`` in the units only: no peers needed).
     root = start(lay, puzzle.cells, exact=False)
-    # Failures seen near each cell in this search, for branching where there are rules
-    # beyond the units: a failed branch weighs its cell, a primitive that could not be
-    # kept weighs each of its cells (docs/design.md).
-    weight = [0] * len(puzzle.cells)
+    # Failures seen near each cell in this search (``weight``), for branching where
+    # there are rules beyond the units: a failed branch weighs its cell, a primitive
+    # that could not be kept weighs each of its cells (docs/design.md).
     blame: list[Primitive] = []
     watch = watchers(constraints, len(puzzle.cells))
     # Each state with the cell its branch filled (-1 at the root) and its parent's
@@ -94,6 +146,8 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
         if deadline is not None and time.perf_counter() > deadline:
             found.timed_out = True
             break
+        if nodes > cap:
+            return None, nodes, guesses
         if singles(lay, vals, cand, used, known="units" if branched >= 0 else "none")[1]:
             if branched >= 0:
                 weight[branched] += 1
@@ -115,7 +169,7 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
             if found.count >= limit:
                 break
             continue
-        if constraints:  # the open cell with the fewest candidates for its weight
+        if constraints or places:  # the open cell with the fewest candidates for its weight
             best, best_mask, best_size, best_weight = -1, 0, 1, 0
             for i, m in enumerate(cand):
                 if m:
@@ -124,19 +178,48 @@ def _singles_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Searc
                         best, best_mask, best_size, best_weight = i, m, size, w
         else:  # units alone: the first open cell with the fewest candidates
             best, best_mask = fewest(cand)
+        # Each child: (cell, value), smallest value (or first place) explored first.
+        branches = [(best, bit.bit_length()) for bit in _bits(best_mask)]
+        if places:
+            branches = _fewest_places(lay, cand, used, len(branches)) or branches
         children = []
-        m = best_mask
-        while m:
-            bit = m & -m
-            m ^= bit
+        for i, v in branches:
             child = vals.copy(), cand.copy(), used.copy()
-            fill(lay, *child, best, bit.bit_length())
-            children.append((*child, best, cand))
-        stack.extend(reversed(children))  # smallest value explored first
+            fill(lay, *child, i, v)
+            children.append((*child, i, cand))
+        stack.extend(reversed(children))
     else:
         found.exhausted = True
-    found.stats = {"nodes": nodes, "guesses": guesses}
-    return found
+    return found, nodes, guesses
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask ^= bit
+    return out
+
+
+def _fewest_places(
+    lay: Layout, cand: list[int], used: list[int], most: int
+) -> list[tuple[int, int]]:
+    """The places of the digit with the fewest in a unit of n cells, as ``(cell, digit)``.
+
+    Only where they are fewer than ``most`` (the chosen cell's candidates), else none.
+    The digit must be in one of them, and in only one: a complete and disjoint split.
+    """
+    best: list[tuple[int, int]] = []
+    for u, cells in enumerate(lay.unit_cells):
+        if not lay.complete[u]:
+            continue
+        for bit in _bits(lay.full & ~used[u]):
+            where = [i for i in cells if cand[i] & bit]
+            if 2 <= len(where) < most:
+                most, best = len(where), [(i, bit.bit_length()) for i in where]
+    return best
 
 
 def _naive_search(puzzle: Puzzle, limit: int, deadline: float | None) -> Search:
