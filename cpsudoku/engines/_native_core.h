@@ -1471,7 +1471,8 @@ static int FN(run)(const Layout *lay, STATE *stack, uint64_t *pairs, Frame *fram
     const int n = lay->n, cells = lay->cells;
     int *cell_at = frames->cells;
     uint64_t *todo = frames->todo; /* the digits still to try at each depth */
-    const int weighted = places || lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount;
+    const int weighted =
+        places || lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount;
     int depth = 0;
     for (;;) {
         STATE *cur = &stack[depth];
@@ -1571,8 +1572,7 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
             for (int d = 0; d < n; d++)
                 if (!(allowed[i] >> d & 1))
                     s->cand[d][i >> 6] &= ~((uint64_t)1 << (i & 63));
-    if (lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount)
-        memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
+    memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t)); /* runs by places weigh */
     frames->sees_most = SEES_PLACES;
     memset(frames->sees_calls, 0, sizeof(frames->sees_calls));
     memset(frames->sees_hits, 0, sizeof(frames->sees_hits));
@@ -1611,9 +1611,8 @@ static void FN(search)(const Layout *lay, const uint8_t *givens, const uint32_t 
     const long long first_cap = FN(restart_cap)(lay, lim);
     for (int run = 0;; run++) {
         const int places = run & 1;
-        const long long stop_at = out->nodes + frames->work / WORK_PER_NODE + (first_cap << ((run + 1) / 2 < 30 ? (run + 1) / 2 : 30));
-        if (places && run == 1 && !(lay->ntop || lay->ncages || lay->nshift || lay->dpeers || lay->nbcount))
-            memset(frames->weight, 0, (size_t)cells * sizeof(uint32_t));
+        const int doubled = (run + 1) / 2 < 30 ? (run + 1) / 2 : 30;
+        const long long stop_at = out->nodes + frames->work / WORK_PER_NODE + (first_cap << doubled);
         out->count = 0;
         if (run && !propagate(lay, stack, pairs, frames, NULL)) { /* the root's pairs again */
             out->status = ST_DONE;
