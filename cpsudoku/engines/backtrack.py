@@ -41,7 +41,7 @@ from cpsudoku.model.candidates import (
     start,
     watchers,
 )
-from cpsudoku.model.primitives import Primitive
+from cpsudoku.model.primitives import Primitive, values_of
 from cpsudoku.model.puzzle import Puzzle
 
 #: A search state: values, candidates, units' values, the cell its branch filled (-1
@@ -179,7 +179,7 @@ def _run(
         else:  # units alone: the first open cell with the fewest candidates
             best, best_mask = fewest(cand)
         # Each child: (cell, value), smallest value (or first place) explored first.
-        branches = [(best, bit.bit_length()) for bit in _bits(best_mask)]
+        branches = [(best, v) for v in values_of(best_mask)]
         if places:
             branches = _fewest_places(lay, cand, used, len(branches)) or branches
         children = []
@@ -191,16 +191,6 @@ def _run(
     else:
         found.exhausted = True
     return found, nodes, guesses
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        bit = mask & -mask
-        out.append(bit)
-        mask ^= bit
-    return out
 
 
 def _fewest_places(
@@ -215,10 +205,11 @@ def _fewest_places(
     for u, cells in enumerate(lay.unit_cells):
         if not lay.complete[u]:
             continue
-        for bit in _bits(lay.full & ~used[u]):
+        for d in values_of(lay.full & ~used[u]):
+            bit = 1 << (d - 1)
             where = [i for i in cells if cand[i] & bit]
             if 2 <= len(where) < most:
-                most, best = len(where), [(i, bit.bit_length()) for i in where]
+                most, best = len(where), [(i, d) for i in where]
     return best
 
 
