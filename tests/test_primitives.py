@@ -27,6 +27,7 @@ from cpsudoku.model.primitives import (
     Count,
     DigitSets,
     Distinct,
+    GroupedSum,
     Primitive,
     Relation,
     Sum,
@@ -138,11 +139,24 @@ def test_every_engine_counts_each_primitive_as_brute_force(seed: int, kinds: lis
             assert engine.count(puzzle, limit=LIMIT).count == expected, (spec, prims)
 
 
+def _grouped_sum(rng: random.Random) -> Primitive:
+    """A random sum on a 4x4 grid read with its groups of peers (the oracle's view)."""
+    unit = rng.choice(Rules.classic(2, 2).unit_cells)
+    cells = [*rng.sample(unit, rng.randint(2, 4)), *_cells(rng, rng.randint(0, 2))]
+    terms = tuple((i, rng.choice([1, 1, -1, 2])) for i in dict.fromkeys(cells))
+    low = sum(min(w, 4 * w) for _, w in terms)
+    high = sum(max(w, 4 * w) for _, w in terms)
+    return GroupedSum.of(Sum(terms, (rng.randint(low, high),)), PEERS)
+
+
+PEERS = [frozenset(p) for p in Rules.classic(2, 2).peers]
+
+
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS))
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from([*KINDS, "grouped-sum"]))
 def test_narrowing_never_takes_out_a_value_some_grid_keeps(seed: int, kind: str) -> None:
     rng = random.Random(seed)
-    p = _primitive(rng, kind)
+    p = _grouped_sum(rng) if kind == "grouped-sum" else _primitive(rng, kind)
     # A state: some cells filled from a grid, the others with random candidates that
     # keep that grid's value (so at least one grid fits, unless the primitive breaks it).
     grid = GRIDS_4X4[rng.randrange(288)]
@@ -167,6 +181,82 @@ def test_narrowing_never_takes_out_a_value_some_grid_keeps(seed: int, kind: str)
             if not values[i]:
                 assert cand[i] >> (g[i] - 1) & 1, (p, i, values, before, cand)
     assert step == (cand != before)
+
+
+def _supported(p: Primitive, values: list[int], cand: list[int]) -> list[int]:
+    """Per cell of ``p``, the values of every assignment of its cells' masks keeping it."""
+    from itertools import product
+
+    masks = [1 << (values[i] - 1) if values[i] else cand[i] for i in p.cells]
+    seen = [0] * len(p.cells)
+    grid = list(values)
+    for pick in product(*(range(1, N + 1) for _ in p.cells)):
+        if all(m >> (v - 1) & 1 for m, v in zip(masks, pick, strict=True)):
+            for i, v in zip(p.cells, pick, strict=True):
+                grid[i] = v
+            if p.holds(grid):
+                for k, v in enumerate(pick):
+                    seen[k] |= 1 << (v - 1)
+    return seen
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["sum", "table"]))
+def test_sums_and_tables_keep_exactly_the_supported_values(seed: int, kind: str) -> None:
+    """Exact: a value stays in an open cell iff some assignment of the masks keeps it."""
+    rng = random.Random(seed)
+    p = _primitive(rng, kind)
+    values = [rng.randint(1, N) if rng.random() < 0.2 else 0 for _ in range(16)]
+    cand = [0 if values[i] else rng.randrange(1, 16) for i in range(16)]
+    seen = _supported(p, values, cand)
+    after = list(cand)
+    step = p.narrow(values, after, N)
+    if not any(seen):
+        assert step == -1
+        return
+    assert step >= 0
+    for k, i in enumerate(p.cells):
+        if not values[i]:
+            assert after[i] == seen[k], (p, i, values, cand, after)
+
+
+def test_a_grouped_sum_knows_its_cells_differ() -> None:
+    # Two cells of a row adding up to 3 hold 1 and 2: the sum alone keeps 1 + 1 too.
+    plain = Sum(((0, 1), (1, 1)), (2, 3))
+    grouped = GroupedSum.of(plain, PEERS)
+    assert isinstance(grouped, GroupedSum)
+    assert grouped.groups == ((1, (0, 1)),)
+    cand = [full(N)] * 16
+    assert grouped.narrow([0] * 16, cand, N) == 1
+    assert cand[:2] == [0b0011, 0b0011]
+    assert grouped.narrow([1] + [0] * 15, list(cand), N) == 1  # the 1 leaves the 2
+    assert GroupedSum.of(Sum(((0, 1), (6, 1)), (3,)), PEERS) == Sum(((0, 1), (6, 1)), (3,))
+
+
+def test_a_relation_joining_every_two_cells_reads_as_its_table() -> None:
+    from itertools import combinations, product
+
+    far = Relation.of(combinations((0, 5, 10), 2), N, lambda a, b: abs(a - b) >= 2)
+    table = far.clique_table()
+    assert table is not None
+    assert table.cells == (0, 5, 10)
+    every = [
+        t
+        for t in product(range(1, N + 1), repeat=3)
+        if all(abs(a - b) >= 2 for a, b in combinations(t, 2))
+    ]
+    assert sorted(table.tuples) == every == []  # three values 1..4 two apart: none
+    assert table.narrow([0] * 16, [full(N)] * 16, N) == -1
+    near = Relation.of(combinations((0, 5, 10), 2), N, lambda a, b: a != b and abs(a - b) <= 2)
+    assert near.clique_table() is not None
+    assert sorted(near.clique_table().tuples) == [  # type: ignore[union-attr]
+        t
+        for t in product(range(1, N + 1), repeat=3)
+        if all(a != b and abs(a - b) <= 2 for a, b in combinations(t, 2))
+    ]
+    assert Relation.of([(0, 5), (5, 10)], N, lambda a, b: abs(a - b) >= 2).clique_table() is None
+    assert Relation.of(combinations((0, 5, 10), 2), N, lambda a, b: a != b).clique_table() is None
+    assert near.clique_table(most=5) is None  # more tuples than allowed
 
 
 def test_an_automaton_keeps_only_values_on_accepted_paths() -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 
 from cpsudoku.engines.base import GENERAL_PRIMITIVES, Backend, Search
@@ -41,8 +42,9 @@ from cpsudoku.model.candidates import (
     start,
     watchers,
 )
-from cpsudoku.model.primitives import Primitive, values_of
+from cpsudoku.model.primitives import GroupedSum, Primitive, Relation, Sum, values_of
 from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
 
 #: A search state: values, candidates, units' values, the cell its branch filled (-1
 #: at the root) and its parent's candidates (None at the root).
@@ -124,7 +126,7 @@ def _run(
     guesses counted so far.
     """
     lay = layout(puzzle.rules)
-    constraints, n = puzzle.rules.primitives, puzzle.rules.n
+    constraints, n = oracle_primitives(puzzle.rules), puzzle.rules.n
     found = Search()
     # The root's candidates are worked out by its first round of singles; a child's are
     # its parent's, and its first round takes out what its units hold (the branch
@@ -191,6 +193,33 @@ def _run(
     else:
         found.exhausted = True
     return found, nodes, guesses
+
+
+@lru_cache(maxsize=64)
+def oracle_primitives(rules: Rules) -> tuple[Primitive, ...]:
+    """The rules' primitives as the oracle narrows them, with what the units add.
+
+    A sum whose terms of one weight see each other holds different digits there
+    (:class:`~cpsudoku.model.primitives.GroupedSum`), and a relation that joins every
+    two of its cells is also read as the table of their tuples
+    (:meth:`~cpsudoku.model.primitives.Relation.clique_table`). Both only narrow more:
+    the rules and their solutions are the same. On the published "Beauty mark"
+    (equal-sum lines and nabner lines), with seven cells of its solution given, they
+    took the search from 180,041 nodes to 21,837 (docs/design.md).
+    """
+    out: list[Primitive] = []
+    tables: list[Primitive] = []
+    peers: list[frozenset[int]] = []
+    for p in rules.primitives:
+        if isinstance(p, Sum):
+            if not peers:
+                peers = [frozenset(cells) for cells in rules.peers]
+            out.append(GroupedSum.of(p, peers))
+            continue
+        out.append(p)
+        if isinstance(p, Relation) and (table := p.clique_table()) is not None:
+            tables.append(table)
+    return (*out, *tables)
 
 
 def _fewest_places(
