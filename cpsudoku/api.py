@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, one_call, refusal_text, refused_result
-from cpsudoku.engines.default import count_first, solve_first
+from cpsudoku.engines.default import count_first, solve_first, solve_rest
 from cpsudoku.model.errors import PuzzleError, SolveTimeoutError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.result import Count, Result, Status
@@ -59,6 +59,7 @@ def solve(
         first, time_limit = solve_first(parsed, unique=unique, time_limit=time_limit)
         if first is not None:
             return first
+        return solve_rest(engine, parsed, unique=unique, time_limit=time_limit)
     return engine.solve(parsed, unique=unique, time_limit=time_limit)
 
 

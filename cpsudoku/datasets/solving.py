@@ -24,7 +24,13 @@ from cpsudoku.datasets.options import SolveOptions
 from cpsudoku.datasets.records import Record
 from cpsudoku.datasets.rows import Row
 from cpsudoku.engines import DEFAULT_BACKEND, get_backend, refused_result
-from cpsudoku.engines.default import NATIVE, native_budget, native_takes, solve_first
+from cpsudoku.engines.default import (
+    NATIVE,
+    native_budget,
+    native_takes,
+    solve_first,
+    solve_rest,
+)
 from cpsudoku.model.errors import CpSudokuError, PuzzleError, SolverError, UnsupportedRulesError
 from cpsudoku.model.forms import PuzzleLike, parse
 from cpsudoku.model.puzzle import Puzzle
@@ -105,7 +111,9 @@ def _solve_one(
             )
             if first is not None:
                 return first
-            kwargs["time_limit"] = left
+            return solve_rest(
+                engine, parsed, unique=options.unique, time_limit=left, checked=checked
+            )
         return engine.solve(parsed, **kwargs)  # type: ignore[arg-type]
     except PuzzleError as exc:  # a row says it; the batch goes on
         return Result(Status.INVALID, None, engine.spec, 0.0, str(exc))

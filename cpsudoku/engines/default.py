@@ -16,6 +16,7 @@ way (``sat:...``, ``native``, ``create_backend("sat")``) runs alone.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import cache
 
 from cpsudoku.engines import create_backend, native_built
@@ -23,6 +24,8 @@ from cpsudoku.engines.base import Backend
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.result import Count, Result, Status
 from cpsudoku.model.rules import Rules
+from cpsudoku.model.symmetry import rename, value_symmetry
+from cpsudoku.model.verify import is_solution
 
 #: The compiled engine's name in the registry and in results.
 NATIVE = "native"
@@ -94,6 +97,37 @@ def solve_first(
     ):
         return None, _left(time_limit, start)
     return result, None
+
+
+def solve_rest(
+    engine: Backend,
+    puzzle: Puzzle,
+    *,
+    unique: bool,
+    time_limit: float | None,
+    checked: bool = False,
+) -> Result:
+    """``engine``'s answer on a puzzle the compiled engine left.
+
+    A puzzle that a renaming of its values maps to itself
+    (:func:`~cpsudoku.model.symmetry.value_symmetry`) is never unique: any one solution
+    settles it as ``multiple``, its renaming the second witness (checked by the
+    verifier as every solution is), and no solution settles it as ``unsolvable``. So
+    its uniqueness takes one search for a solution, where otherwise the search must
+    find a second one too: on the hard set's 18-sandwich snipe, ``sat`` takes about a
+    second for the first and five more for the second (docs/design.md).
+    """
+    perm = value_symmetry(puzzle) if unique else None
+    if perm is None:
+        return engine.solve(puzzle, unique=unique, time_limit=time_limit, checked=checked)
+    first = engine.solve(puzzle, unique=False, time_limit=time_limit, checked=checked)
+    if first.status is not Status.SOLVED or first.solution is None:
+        return first  # unsolvable, invalid or out of time: the same with or without it
+    twin = Puzzle(puzzle.rules, rename(first.solution.cells, perm))
+    if twin == first.solution or not is_solution(puzzle, twin):  # never, if the rules hold
+        return engine.solve(puzzle, unique=True, time_limit=time_limit, checked=checked)
+    stats = {**first.stats, "value_symmetry": 1}
+    return replace(first, status=Status.MULTIPLE, stats=stats, solutions=(first.solution, twin))
 
 
 def count_first(

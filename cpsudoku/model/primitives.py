@@ -70,6 +70,16 @@ def values_of(mask: int) -> list[int]:
     return out
 
 
+def renamed(mask: int, perm: Sequence[int]) -> int:
+    """The mask of the values of ``mask`` renamed by ``perm`` (``v`` to ``perm[v]``)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out |= 1 << (perm[low.bit_length()] - 1)
+    return out
+
+
 def _current(values: Sequence[int], cand: Sequence[int], i: int) -> int:
     """Cell ``i``'s mask: its value's bit when filled, else its candidates."""
     v = values[i]
@@ -113,6 +123,15 @@ class Primitive:
         """False when the partial grid ``values`` (0 = open) can no longer keep it."""
         cand = [full(n)] * len(values)
         return self.narrow(values, cand, n) >= 0
+
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """True when renaming every value ``v`` to ``perm[v]`` keeps exactly its grids.
+
+        ``perm`` is a permutation of 1..n (``perm[0]`` is 0). A sound answer, not
+        always a complete one: False means "not shown", which only costs a shortcut
+        (:mod:`cpsudoku.model.symmetry`). By default, False.
+        """
+        return False
 
 
 # ---------------------------------------------------------------------------- relation
@@ -237,6 +256,11 @@ class Relation(Primitive):
             return None
         return Table(cells, tuple(tuples))
 
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """Each allowed pair renamed is allowed: ``allowed[perm[a]]`` is ``allowed[a]`` renamed."""
+        allowed = self.allowed
+        return all(allowed[perm[a]] == renamed(allowed[a], perm) for a in range(1, len(allowed)))
+
     def holds(self, values: Sequence[int]) -> bool:
         """Every pair holds an allowed pair of values."""
         allowed = self.allowed
@@ -275,6 +299,10 @@ class Allowed(Primitive):
     cells: tuple[int, ...]
     masks: tuple[int, ...]
 
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """Each cell's values, renamed, are its values."""
+        return all(renamed(m, perm) == m for m in self.masks)
+
     def holds(self, values: Sequence[int]) -> bool:
         """Each listed cell holds one of its values."""
         return all(m >> (values[i] - 1) & 1 for i, m in zip(self.cells, self.masks, strict=True))
@@ -298,6 +326,10 @@ class Distinct(Primitive):
     """No value twice among the cells (any number of them, up to n)."""
 
     cells: tuple[int, ...]
+
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """Values that differ still differ when renamed."""
+        return True
 
     def holds(self, values: Sequence[int]) -> bool:
         """The cells' values all differ."""
@@ -337,6 +369,10 @@ class DigitSets(Primitive):
 
     cells: tuple[int, ...]
     sets: tuple[int, ...]
+
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """The sets, renamed, are the sets."""
+        return {renamed(m, perm) for m in self.sets} == set(self.sets)
 
     def holds(self, values: Sequence[int]) -> bool:
         """The cells hold different digits, and their set is one of the sets."""
@@ -413,6 +449,10 @@ class Table(Primitive):
     def of(cls, cells: Sequence[int], n: int, ok: Callable[..., bool]) -> Table:
         """The tuples of values 1..n of ``len(cells)`` cells for which ``ok(*values)``."""
         return cls(tuple(cells), _tuples(len(cells), n, ok))
+
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """The tuples, renamed, are the tuples."""
+        return {tuple(perm[v] for v in t) for t in self.tuples} == set(self.tuples)
 
     def holds(self, values: Sequence[int]) -> bool:
         """The cells' values are one of the tuples."""
@@ -810,6 +850,31 @@ def _extremes(mask: int, j: int) -> tuple[int, int]:
 # -------------------------------------------------------------------------- automaton
 
 
+@lru_cache(maxsize=4096)
+def _automaton_keeps(
+    trans: tuple[tuple[int, ...], ...],
+    accepting: frozenset[int],
+    length: int,
+    perm: tuple[int, ...],
+    most: int,
+) -> bool:
+    """:meth:`Automaton.maps_to_itself`, once per automaton, line length and renaming."""
+    n = len(trans[0]) if trans else 0
+    layer = {(0, 0)}
+    for _ in range(length):
+        after = set()
+        for p, q in layer:
+            for d in range(1, n + 1):
+                a = trans[p][d - 1] if p >= 0 else -1
+                b = trans[q][perm[d] - 1] if q >= 0 else -1
+                if a >= 0 or b >= 0:  # (both rejecting: they agree, whatever follows)
+                    after.add((a, b))
+        if len(after) > most:
+            return False
+        layer = after
+    return all((p in accepting) == (q in accepting) for p, q in layer)
+
+
 @dataclass(frozen=True, slots=True)
 class Automaton(Primitive):
     """A deterministic automaton reading the cells' values in order, from state 0.
@@ -822,6 +887,18 @@ class Automaton(Primitive):
     cells: tuple[int, ...]
     transitions: tuple[tuple[int, ...], ...]
     accepting: frozenset[int]
+
+    def maps_to_itself(self, perm: Sequence[int], most: int = 100_000) -> bool:
+        """It accepts a line exactly when it accepts the line renamed.
+
+        Both readings walk side by side over the line's length: pairs of states, one
+        reading ``d`` and the other ``perm[d]``, a layer per cell (-1, a rejected
+        line, stays -1); at the end the two must agree on acceptance in every pair.
+        False (not shown) past ``most`` pairs in a layer.
+        """
+        return _automaton_keeps(
+            self.transitions, self.accepting, len(self.cells), tuple(perm), most
+        )
 
     def holds(self, values: Sequence[int]) -> bool:
         """The automaton accepts the cells' values."""
@@ -969,6 +1046,10 @@ class Count(Primitive):
     values: int
     counts: frozenset[int]
 
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """The counted values, renamed, are the counted values."""
+        return renamed(self.values, perm) == self.values
+
     def holds(self, values: Sequence[int]) -> bool:
         """The number of cells holding one of the values is an allowed count."""
         k = sum(1 for i in self.cells if self.values >> (values[i] - 1) & 1)
@@ -1019,6 +1100,10 @@ class Choice(Primitive):
     def __post_init__(self) -> None:
         seen = dict.fromkeys(c for b in self.branches for p in b for c in p.cells)
         object.__setattr__(self, "cells", tuple(seen))
+
+    def maps_to_itself(self, perm: Sequence[int]) -> bool:
+        """Every branch's primitives map to themselves (enough, not necessary)."""
+        return all(p.maps_to_itself(perm) for branch in self.branches for p in branch)
 
     def holds(self, values: Sequence[int]) -> bool:
         """Some branch's primitives all hold."""

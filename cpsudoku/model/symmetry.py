@@ -1,0 +1,65 @@
+"""Value symmetries: renamings of the values that map a puzzle to itself.
+
+When renaming every value ``v`` to ``perm[v]`` (not the identity) keeps exactly the
+grids of every rule, and moves no given, each solution renamed is a solution too, and
+a different one: a complete grid holds every value, so some cell changes. Such a
+puzzle is never unique, and one solution settles it as ``multiple``, with its
+renaming as the second witness, where a search would have to find a second solution
+itself. The 18-sandwich snipe of the hard set is one: thirteen sandwich clues and no
+given, so 1 and 9 trade places in any solution; ``sat`` finds one solution in about a
+second and a second one in five more.
+
+Which renamings a rule keeps, each primitive says
+(:meth:`~cpsudoku.model.primitives.Primitive.maps_to_itself`): a sound answer, False
+when not shown, which only costs the shortcut. The candidates are the swaps of two
+values and the reversal ``v -> n + 1 - v`` (non-consecutive and sandwich rules keep
+one of these; a rule set that keeps a longer cycle is rare enough to leave to search).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from cpsudoku.model.puzzle import Puzzle
+from cpsudoku.model.rules import Rules
+
+#: A renaming of the values: ``perm[v]`` for ``v`` in 1..n, ``perm[0] == 0``.
+Renaming = tuple[int, ...]
+
+
+def candidates(n: int) -> list[Renaming]:
+    """The renamings looked for: every swap of two values, then the reversal."""
+    out: list[Renaming] = []
+    for a in range(1, n + 1):
+        for b in range(a + 1, n + 1):
+            perm = list(range(n + 1))
+            perm[a], perm[b] = b, a
+            out.append(tuple(perm))
+    out.append((0, *range(n, 0, -1)))
+    return out
+
+
+@lru_cache(maxsize=64)
+def rule_symmetries(rules: Rules) -> tuple[Renaming, ...]:
+    """The candidate renamings (:func:`candidates`) that every rule of ``rules`` keeps.
+
+    The units keep every renaming; so does a grid with no other rule, whose
+    renamings need no listing (every candidate is returned).
+    """
+    prims = sorted(rules.primitives, key=lambda p: type(p).__name__ == "Automaton")
+    return tuple(perm for perm in candidates(rules.n) if all(p.maps_to_itself(perm) for p in prims))
+
+
+def value_symmetry(puzzle: Puzzle) -> Renaming | None:
+    """A renaming that maps ``puzzle`` (its rules and its givens) to itself, or None."""
+    given = {v for v in puzzle.cells if v}
+    for perm in rule_symmetries(puzzle.rules):
+        if all(perm[v] == v for v in given):
+            return perm
+    return None
+
+
+def rename(cells: Sequence[int], perm: Renaming) -> tuple[int, ...]:
+    """The grid ``cells`` with every value renamed (0, an open cell, stays 0)."""
+    return tuple(perm[v] for v in cells)
