@@ -239,10 +239,7 @@ class Relation(Primitive):
         if len(cells) < 3 or self.differ or not self.symmetric:
             return None
         pairs = {frozenset(pair) for pair in self.pairs}
-        at = {c: k for k, c in enumerate(cells)}
-        if len(pairs) != len(cells) * (len(cells) - 1) // 2 or any(
-            len(pair) != 2 or not pair <= at.keys() for pair in pairs
-        ):
+        if len(pairs) != len(cells) * (len(cells) - 1) // 2 or any(len(p) != 2 for p in pairs):
             return None
         tuples: list[tuple[int, ...]] = []
 
@@ -752,8 +749,8 @@ class GroupedSum(Sum):
                 twice |= union & m
                 union |= m
             j = len(cells)
-            a, b = _extremes(union, j)
-            if a < 0:
+            count, a, _, b, _, _, _ = _sides(union, j)
+            if count < j:
                 return -1  # fewer digits than cells
             lo, hi = (w * a, w * b) if w > 0 else (w * b, w * a)
             spans.append((union, twice, lo, hi))
@@ -833,18 +830,6 @@ def _sides(mask: int, j: int) -> tuple[int, int, int, int, int, int, int]:
         sum(vs[: j + 1]) if k > j else 0,
         sum(vs[k - j - 1 :]) if k > j else 0,
     )
-
-
-@lru_cache(maxsize=1 << 16)
-def _extremes(mask: int, j: int) -> tuple[int, int]:
-    """The sums of the ``j`` least and the ``j`` greatest values of ``mask``.
-
-    ``(-1, -1)`` when it has fewer than ``j`` values.
-    """
-    vs = values_of(mask)
-    if len(vs) < j:
-        return -1, -1
-    return sum(vs[:j]), sum(vs[len(vs) - j :])
 
 
 # -------------------------------------------------------------------------- automaton
