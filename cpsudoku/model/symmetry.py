@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from cpsudoku.model.primitives import Automaton
 from cpsudoku.model.puzzle import Puzzle
 from cpsudoku.model.rules import Rules
 
@@ -47,7 +48,7 @@ def rule_symmetries(rules: Rules) -> tuple[Renaming, ...]:
     The units keep every renaming; so does a grid with no other rule, whose
     renamings need no listing (every candidate is returned).
     """
-    prims = sorted(rules.primitives, key=lambda p: type(p).__name__ == "Automaton")
+    prims = sorted(rules.primitives, key=lambda p: isinstance(p, Automaton))  # dearest last
     return tuple(perm for perm in candidates(rules.n) if all(p.maps_to_itself(perm) for p in prims))
 
 
