@@ -37,6 +37,14 @@ setup(
             extra_compile_args=flags,
             optional=True,
         ),
+        # The layered clauses of sums, automata and counts (cpsudoku/encode/sum_clauses.py)
+        # for the SAT engine; the Python writer otherwise.
+        Extension(
+            "cpsudoku.encode._sum_clauses",
+            sources=["cpsudoku/encode/_sum_clauses.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
         # The exact minlex search of cpsudoku/canon/minlex.py (canonical forms).
         Extension(
             "cpsudoku.canon._minlex",

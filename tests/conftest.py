@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import csv
+import os
 import random
+import shutil
 import subprocess
 import sys
+import sysconfig
 from itertools import permutations
 from pathlib import Path
 
@@ -35,6 +38,52 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED)
 print("LOADED", loaded)
 sys.exit(code)
 """
+
+
+def asan_library() -> str | None:
+    """The AddressSanitizer runtime gcc links against, or None without gcc or it."""
+    if not shutil.which("gcc"):
+        return None
+    path = subprocess.run(
+        ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True
+    ).stdout.strip()
+    return path if os.path.isabs(path) and os.path.exists(path) else None
+
+
+def run_under_asan(
+    source: Path, module: str, script: str, args: list[str], root: Path
+) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` with the package copied under ``root`` and ``module`` (a dotted
+    name) built from ``source`` with AddressSanitizer; fails the test if it reports."""
+    shutil.copytree(ROOT / "cpsudoku", root / "cpsudoku", ignore=shutil.ignore_patterns("*.so"))
+    *package, name = module.split(".")
+    target = root.joinpath(*package) / (name + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = sysconfig.get_paths()["include"]
+    subprocess.run(
+        [
+            *("gcc", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"),
+            *("-shared", "-fPIC", f"-I{include}", str(source), "-o", str(target)),
+        ],
+        check=True,
+        timeout=300,
+    )
+    env = {
+        **os.environ,
+        "LD_PRELOAD": asan_library() or "",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+        "PYTHONPATH": str(root),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=root,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "AddressSanitizer" not in done.stderr
+    return done
 
 
 def run_blocked(blocked: set[str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -11,17 +11,15 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import sysconfig
 import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, random_grid, read_lines, x_puzzle
+from conftest import ROOT, asan_library, random_grid, read_lines, run_under_asan, x_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -438,55 +436,10 @@ def test_random_bytes_through_every_entry_point() -> None:
     assert band > 30  # classic 9x9 layouts searched by the band solver
 
 
-def _asan_library() -> str | None:
-    if not shutil.which("gcc"):
-        return None
-    path = subprocess.run(
-        ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True
-    ).stdout.strip()
-    return path if os.path.isabs(path) and os.path.exists(path) else None
-
-
-@pytest.mark.skipif(_asan_library() is None, reason="gcc with AddressSanitizer is needed")
+@pytest.mark.skipif(asan_library() is None, reason="gcc with AddressSanitizer is needed")
 def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
     source = ROOT / "cpsudoku" / "engines" / "_native.c"
-    package = tmp_path / "cpsudoku" / "engines"
-    shutil.copytree(ROOT / "cpsudoku", tmp_path / "cpsudoku", ignore=shutil.ignore_patterns("*.so"))
-    target = package / ("_native" + sysconfig.get_config_var("EXT_SUFFIX"))
-    include = sysconfig.get_paths()["include"]
-    subprocess.run(
-        [
-            "gcc",
-            "-O1",
-            "-g",
-            "-fsanitize=address",
-            "-fno-omit-frame-pointer",
-            "-shared",
-            "-fPIC",
-            f"-I{include}",
-            str(source),
-            "-o",
-            str(target),
-        ],
-        check=True,
-        timeout=300,
-    )
-    env = {
-        **os.environ,
-        "LD_PRELOAD": _asan_library() or "",
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-        "PYTHONPATH": str(tmp_path),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", FUZZ, "2", "300"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "AddressSanitizer" not in done.stderr
+    done = run_under_asan(source, "cpsudoku.engines._native", FUZZ, ["2", "300"], tmp_path)
     assert done.stdout.startswith("fuzzed")
     assert int(done.stdout.split()[3]) > 30  # layouts with primitives searched
     assert int(done.stdout.split()[4]) > 30  # classic 9x9 on the band solver

@@ -32,15 +32,13 @@ from the primitive itself and test every clause under that meaning
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cpsudoku.model.primitives import Automaton, Count, Primitive, Sum
-
-if TYPE_CHECKING:
-    import numpy as np
 
 Clause = tuple[int, ...]
 
@@ -261,14 +259,27 @@ def _count_step(inside: int, counts: frozenset[int]) -> Callable[[int, Any, int]
 
 #: A line's clauses written once on placeholder variables: value d of the line's k-th
 #: cell is ``k * n + d``, auxiliary variable j is ``length * n + j``. Held as every
-#: literal in one array, where each clause starts (and the end), and how many
-#: auxiliary variables there are.
-Template = tuple["np.ndarray", tuple[int, ...], int]
+#: literal in one native int64 array (bytes), where each clause starts and the end in
+#: another, and how many auxiliary variables there are.
+Template = tuple[bytes, bytes, int]
+
+try:  # the C writer of the same clauses, when the extension was built
+    from cpsudoku.encode import _sum_clauses  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _sum_clauses = None
+
+#: The most values a cell may hold for the C writer (its value masks are one word).
+_LAYERED_VALUES = 64
 
 
 @lru_cache(maxsize=1024)
 def _sum_template(weights: tuple[int, ...], targets: frozenset[int], n: int) -> Template:
     """The partial-sum chain of a sum with these weights, on placeholder variables."""
+    if _sum_clauses is not None and n <= _LAYERED_VALUES:
+        try:
+            return _sum_clauses.sum(weights, tuple(targets), n)  # type: ignore[no-any-return]
+        except OverflowError:  # too many partial sums for it: the Python writer
+            pass
     return _template(
         len(weights),
         n,
@@ -282,12 +293,28 @@ def _automaton_template(
     transitions: tuple[tuple[int, ...], ...], accepting: frozenset[int], length: int, n: int
 ) -> Template:
     """The layered states of an automaton over ``length`` cells, on placeholders."""
+    if _sum_clauses is not None and n <= _LAYERED_VALUES:
+        table = array("i", [t for row in transitions for t in row]).tobytes()
+        accept = bytes(q in accepting for q in range(len(transitions)))
+        return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
     return _template(length, n, _automaton_step(transitions), accepting.__contains__)
 
 
 @lru_cache(maxsize=1024)
 def _count_template(inside: int, counts: frozenset[int], length: int, n: int) -> Template:
-    """The counter of a count over ``length`` cells, on placeholders."""
+    """The counter of a count over ``length`` cells, on placeholders.
+
+    For the C writer, the counter is an automaton: state c is "c of the cells so far
+    hold a value of the set", the same states in the same order.
+    """
+    if _sum_clauses is not None and n <= _LAYERED_VALUES:
+        most = max(counts)
+        moves = [inside >> (d - 1) & 1 for d in range(1, n + 1)]  # 1: a value of the set
+        table = array(
+            "i", [c + b if c + b <= most else -1 for c in range(most + 1) for b in moves]
+        ).tobytes()
+        accept = bytes(c in counts for c in range(most + 1))
+        return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
     return _template(length, n, _count_step(inside, counts), counts.__contains__)
 
 
@@ -298,15 +325,13 @@ def _template(
     accepting: Callable[[Hashable], bool],
 ) -> Template:
     """:func:`layered_clauses` on the placeholder cells 0..length-1 (:data:`Template`)."""
-    import numpy as np
-
     clauses: list[Clause] = []
     top = layered_clauses(range(length), n, 0, step, accepting, length * n, clauses)
-    starts = [0]
+    starts = array("q", [0])
     for clause in clauses:
         starts.append(starts[-1] + len(clause))
-    flat = np.fromiter((v for clause in clauses for v in clause), np.int64, starts[-1])
-    return flat, tuple(starts), top - length * n
+    flat = array("q", [v for clause in clauses for v in clause])
+    return flat.tobytes(), starts.tobytes(), top - length * n
 
 
 def _instantiate(
@@ -322,24 +347,29 @@ def _instantiate(
     The clauses of a sum, automaton or count depend on the line only through its
     cells, so a grid's lines of one shape (the sandwich lines of one clue, the
     diagonals of one length and sum) and every later puzzle with them share one
-    template: what remains per line is renaming its variables, one array lookup, and
-    putting ``lead`` in front of each clause (in the same array, not a copy a clause).
+    template: what remains per line is renaming its variables and putting ``lead`` in
+    front of each clause, in C where it is built.
     """
+    flat, starts, aux = template
+    if _sum_clauses is not None:
+        _sum_clauses.instantiate(flat, starts, cells, n, top, lead, out)
+        return top + aux
     import numpy as np
 
-    flat, starts, aux = template
+    lits_in = np.frombuffer(flat, np.int64)
+    bounds_in = np.frombuffer(starts, np.int64)
     at = np.empty(len(cells) * n + aux + 1, np.int64)
     at[0] = 0
     at[1 : len(cells) * n + 1] = (
         np.asarray(cells, np.int64)[:, None] * n + np.arange(1, n + 1)
     ).ravel()
     at[len(cells) * n + 1 :] = np.arange(top + 1, top + aux + 1)
-    lits = np.sign(flat) * at[np.abs(flat)]
-    bounds: Sequence[int] = starts
+    lits = np.sign(lits_in) * at[np.abs(lits_in)]
+    bounds: Sequence[int] = bounds_in.tolist()
     if lead:
-        begin = np.asarray(starts[:-1], np.int64)
+        begin = bounds_in[:-1]
         lits = np.insert(lits, np.repeat(begin, len(lead)), np.tile(lead, len(begin)))
-        bounds = (np.asarray(starts, np.int64) + len(lead) * np.arange(len(starts))).tolist()
+        bounds = (bounds_in + len(lead) * np.arange(len(bounds_in))).tolist()
     flat_list = lits.tolist()
     out.extend([tuple(flat_list[a:b]) for a, b in pairwise(bounds)])
     return top + aux
