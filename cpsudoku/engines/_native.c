@@ -58,7 +58,8 @@ typedef struct {
      * each term's group in pint (terms of one group: one weight, cells that see each
      * other), g = how many groups (0: no group of two or more);
      * automaton a = transitions in ptrans, b = states, c = accepting in pword, d =
-     * words per state set; count a = the values' mask, b = counts as bits in pword;
+     * words per state set, e = the transitions grouped by next state in ptrans (b + 1
+     * offsets, then per state its (values mask, next state) pairs); count a = the values' mask, b = counts as bits in pword;
      * choice a = branch bounds in pint, b = branches. */
     size_t a, b, c, d, e, f, g;
     int cost;      /* at the top level: the work of a run, WORK_PER_NODE to a node */
@@ -1427,15 +1428,21 @@ static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_
             return -1;
         int bad = check_size((size_t)rows.len == (size_t)states * n * sizeof(int32_t),
                              "an automaton's transitions are states * n int32") < 0;
-        if (!bad && RESERVE(bd, ptrans, (size_t)states * n) < 0) {
+        /* the transitions as given (a = states * n next states, -1 none), then grouped
+         * by next state (e): most values of a state often lead to one state (a count's
+         * values outside its set, a sandwich's digits before its crusts, a skyscraper's
+         * digits below the tallest), so a walk can look at each next state once, with
+         * the mask of the values leading there */
+        const size_t given = (size_t)states * n, grouped = (size_t)states + 1 + 2 * given;
+        if (!bad && RESERVE(bd, ptrans, given + grouped) < 0) {
             bad = 1;
             PyErr_NoMemory();
         }
+        int32_t *table = bad ? NULL : lay->ptrans + lay->nptrans;
         if (!bad) {
-            int32_t *to = lay->ptrans + lay->nptrans;
-            memcpy(to, rows.buf, (size_t)rows.len); /* copied: the buffer need not be aligned */
-            for (size_t j = 0; !bad && j < (size_t)states * n; j++)
-                bad = check_size(to[j] >= -1 && to[j] < states,
+            memcpy(table, rows.buf, (size_t)rows.len); /* copied: the buffer need not be aligned */
+            for (size_t j = 0; !bad && j < given; j++)
+                bad = check_size(table[j] >= -1 && table[j] < states,
                                  "an automaton moves to a state it lacks") < 0;
         }
         PyBuffer_Release(&rows);
@@ -1443,7 +1450,28 @@ static int read_prop(Builder *bd, PyObject *spec, int **ids, size_t *nids, size_
             return -1;
         Prop *p = lay->props + id;
         p->a = lay->nptrans;
-        lay->nptrans += (size_t)states * n;
+        p->e = lay->nptrans + given;
+        int32_t *offsets = lay->ptrans + p->e, *pairs = offsets + states + 1;
+        int32_t used = 0;
+        for (long long q = 0; q < states; q++) {
+            const int32_t *row = table + q * n;
+            offsets[q] = used;
+            for (int d = 0; d < n; d++) {
+                if (row[d] < 0)
+                    continue;
+                int32_t g = offsets[q];
+                while (g < used && pairs[2 * g + 1] != row[d])
+                    g++;
+                if (g == used) {
+                    pairs[2 * used] = 0;
+                    pairs[2 * used + 1] = row[d];
+                    used++;
+                }
+                pairs[2 * g] = (int32_t)((uint32_t)pairs[2 * g] | (uint32_t)1 << d);
+            }
+        }
+        offsets[states] = used;
+        lay->nptrans += given + (size_t)states + 1 + 2 * (size_t)used;
         p->b = (size_t)states;
         p->d = sw;
         long long acc = new_bits(bd, (size_t)states);

@@ -572,11 +572,23 @@ static int sum_exact(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
     return changed;
 }
 
+/*
+ * An automaton on its line: the states each layer can be in, forward from the start
+ * and back from the accepting states; a value stays where it leads from a state of
+ * its layer to one of the next. From each state the walk reads either the values of
+ * the cell (its next state per value) or the state's next states, each with the mask
+ * of the values leading there, whichever is fewer: the masks when many values lead to
+ * few states (a sandwich before its crusts, a skyscraper below its tallest), the
+ * values when the cell has few left.
+ */
 static int k_automaton(const Layout *lay, const Prop *p, uint32_t *m, Scratch *sc)
 {
     const int *ix = lay->pint + p->idx;
     const int K = p->nc, n = lay->n, sw = (int)p->d;
     const int32_t *trans = lay->ptrans + p->a;
+    /* per state s, its (values, next state) pairs: pairs[2g], pairs[2g + 1] for g in
+     * offsets[s] .. offsets[s + 1] */
+    const int32_t *offsets = lay->ptrans + p->e, *pairs = offsets + p->b + 1;
     const uint64_t *accept = lay->pword + p->c;
     uint64_t *F = sc->words, *B = F + (size_t)(K + 1) * sw, *B2 = B + sw;
     memset(F, 0, (size_t)(K + 1) * sw * sizeof(uint64_t));
@@ -585,11 +597,22 @@ static int k_automaton(const Layout *lay, const Prop *p, uint32_t *m, Scratch *s
         const uint64_t *here = F + (size_t)k * sw;
         uint64_t *next = F + (size_t)(k + 1) * sw, any = 0;
         const uint32_t v = m[ix[k]];
+        const int values = __builtin_popcount(v);
         for (int i = 0; i < sw; i++)
             for (uint64_t q = here[i]; q; q &= q - 1) {
-                const int32_t *row = trans + (size_t)(i * 64 + __builtin_ctzll(q)) * n;
+                const int s = i * 64 + __builtin_ctzll(q);
+                if (offsets[s + 1] - offsets[s] <= values) {
+                    for (int32_t g = offsets[s]; g < offsets[s + 1]; g++)
+                        if (v & (uint32_t)pairs[2 * g]) {
+                            const int32_t to = pairs[2 * g + 1];
+                            next[to >> 6] |= (uint64_t)1 << (to & 63);
+                            any = 1;
+                        }
+                    continue;
+                }
+                const int32_t *row = trans + (size_t)s * n;
                 for (uint32_t t = v; t; t &= t - 1) {
-                    int32_t to = row[__builtin_ctz(t)];
+                    const int32_t to = row[__builtin_ctz(t)];
                     if (to >= 0) {
                         next[to >> 6] |= (uint64_t)1 << (to & 63);
                         any = 1;
@@ -611,15 +634,26 @@ static int k_automaton(const Layout *lay, const Prop *p, uint32_t *m, Scratch *s
         const uint64_t *here = F + (size_t)k * sw;
         memset(B2, 0, (size_t)sw * sizeof(uint64_t));
         const uint32_t v = m[ix[k]];
+        const int values = __builtin_popcount(v);
         uint32_t keep = 0;
         for (int i = 0; i < sw; i++)
             for (uint64_t q = here[i]; q; q &= q - 1) {
-                const int32_t *row = trans + (size_t)(i * 64 + __builtin_ctzll(q)) * n;
+                const int s = i * 64 + __builtin_ctzll(q);
                 uint32_t mine = 0;
-                for (uint32_t t = v; t; t &= t - 1) {
-                    int32_t to = row[__builtin_ctz(t)];
-                    if (to >= 0 && (B[to >> 6] >> (to & 63) & 1))
-                        mine |= t & -t;
+                if (offsets[s + 1] - offsets[s] <= values) {
+                    for (int32_t g = offsets[s]; g < offsets[s + 1]; g++) {
+                        const int32_t to = pairs[2 * g + 1];
+                        if (B[to >> 6] >> (to & 63) & 1)
+                            mine |= (uint32_t)pairs[2 * g];
+                    }
+                    mine &= v;
+                } else {
+                    const int32_t *row = trans + (size_t)s * n;
+                    for (uint32_t t = v; t; t &= t - 1) {
+                        const int32_t to = row[__builtin_ctz(t)];
+                        if (to >= 0 && (B[to >> 6] >> (to & 63) & 1))
+                            mine |= t & -t;
+                    }
                 }
                 if (mine) {
                     keep |= mine;
