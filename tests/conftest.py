@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import textwrap
 from itertools import permutations
 from pathlib import Path
 
@@ -38,6 +39,29 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED)
 print("LOADED", loaded)
 sys.exit(code)
 """
+
+
+#: What :func:`run_unbuilt` runs first: the named compiled extension cannot be imported.
+_UNBUILT = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            raise ModuleNotFoundError("not built", name=name)
+sys.meta_path.insert(0, Block())
+"""
+
+
+def run_unbuilt(module: str, script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (Python, from the repository root) as if the compiled extension
+    ``module`` (a dotted name) had not been built."""
+    return subprocess.run(
+        [sys.executable, "-c", _UNBUILT.format(module=module) + textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
 
 
 def asan_library() -> str | None:

@@ -19,7 +19,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, asan_library, random_grid, read_lines, run_under_asan, x_puzzle
+from conftest import (
+    ROOT,
+    asan_library,
+    random_grid,
+    read_lines,
+    run_unbuilt,
+    run_under_asan,
+    x_puzzle,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -446,14 +454,7 @@ def test_random_bytes_under_address_sanitizer(tmp_path: Path) -> None:
 
 
 def test_without_the_extension_the_engine_is_reported_missing() -> None:
-    script = textwrap.dedent(
-        """
-        import sys
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if name == "cpsudoku.engines._native":
-                    raise ModuleNotFoundError("not built", name=name)
-        sys.meta_path.insert(0, Block())
+    script = """
         from cpsudoku import solve_many
         from cpsudoku.cli import main
         from cpsudoku.engines import available_engines, uniqueness_checker, get_backend
@@ -467,10 +468,7 @@ def test_without_the_extension_the_engine_is_reported_missing() -> None:
             print("error", exc)
         main(["--version"])
         """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
+    done = run_unbuilt("cpsudoku.engines._native", script)
     out = done.stdout
     assert "native" not in out.split("engines", 1)[1].splitlines()[0]
     assert "checker backtrack" in out

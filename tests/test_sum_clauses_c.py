@@ -20,7 +20,7 @@ from collections import Counter
 from itertools import pairwise
 
 import pytest
-from conftest import ROOT, asan_library, run_under_asan
+from conftest import ROOT, asan_library, run_unbuilt, run_under_asan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,25 +145,15 @@ def test_a_sum_beyond_the_c_writer_is_written_in_python() -> None:
 
 
 def test_without_the_c_writer_the_sat_engine_writes_in_python() -> None:
-    script = textwrap.dedent(
-        """
-        import sys
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if name == "cpsudoku.encode._sum_clauses":
-                    raise ModuleNotFoundError("not built", name=name)
-        sys.meta_path.insert(0, Block())
-        import json
+    script = """
+        import json, sys
         from cpsudoku import solve
         row = json.loads(open("benchmarks/data/variants/x-sum.jsonl").readline())
         result = solve(json.dumps(row), "sat")
         print(result.status.value, "".join(map(str, result.solution.cells)) == row["solution"])
         print("cpsudoku.encode._sum_clauses" in sys.modules)
         """
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
+    done = run_unbuilt("cpsudoku.encode._sum_clauses", script)
     assert done.stdout.split() == ["unique", "True", "False"], done.stderr
 
 

@@ -86,6 +86,31 @@ static int end_clause(Out *o)
     return 0;
 }
 
+/* The clause (-source) | head | the values of this cell outside mask (base + d); a
+ * source or head of 0 is left out. */
+static int clause_outside(Out *o, long long source, long long head, uint64_t mask,
+                          long long base, int n)
+{
+    if ((source && lit(o, -source)) || (head && lit(o, head)))
+        return -1;
+    for (int d = 1; d <= n; d++)
+        if (!(mask >> (d - 1) & 1) && lit(o, base + d))
+            return -1;
+    return end_clause(o);
+}
+
+/* A clause (-source) | -(base + d) | head per value d of mask; 0s left out as above. */
+static int clauses_each(Out *o, long long source, uint64_t mask, long long base, int n,
+                        long long head)
+{
+    for (int d = 1; d <= n; d++)
+        if (mask >> (d - 1) & 1)
+            if ((source && lit(o, -source)) || lit(o, -(base + d)) || (head && lit(o, head)) ||
+                end_clause(o))
+                return -1;
+    return 0;
+}
+
 /* The clauses of the diagram (sum_clauses.layered_clauses with start state g->start
  * and the placeholder cells 0..m-1); returns the number of auxiliary variables, or -1
  * when out of memory. */
@@ -189,37 +214,18 @@ static long long write_diagram(const Diagram *g, Out *o)
                             ds |= (uint64_t)1 << (e - 1);
                     grouped |= ds;
                     const long long to = var[k * layer + u];
-                    if (4 * __builtin_popcountll(ds) > n + 2) {
-                        if ((source && lit(o, -source)) || lit(o, to))
-                            goto done;
-                        for (int e = 1; e <= n; e++)
-                            if (!(ds >> (e - 1) & 1) && lit(o, base + e))
-                                goto done;
-                        if (end_clause(o))
-                            goto done;
-                    } else {
-                        for (int e = 1; e <= n; e++)
-                            if (ds >> (e - 1) & 1)
-                                if ((source && lit(o, -source)) || lit(o, -(base + e)) ||
-                                    lit(o, to) || end_clause(o))
-                                    goto done;
-                    }
+                    /* one clause "q and no value outside ds -> u", or one per value */
+                    const int one = 4 * __builtin_popcountll(ds) > n + 2;
+                    if (one ? clause_outside(o, source, to, ds, base, n)
+                            : clauses_each(o, source, ds, base, n, to))
+                        goto done;
                 }
             }
-            if (source && 3 * __builtin_popcountll(dead) > n + 1) {
-                if (lit(o, -source))
-                    goto done;
-                for (int d = 1; d <= n; d++)
-                    if (!(dead >> (d - 1) & 1) && lit(o, base + d))
-                        goto done;
-                if (end_clause(o))
-                    goto done;
-            } else {
-                for (int d = 1; d <= n; d++)
-                    if (dead >> (d - 1) & 1)
-                        if ((source && lit(o, -source)) || lit(o, -(base + d)) || end_clause(o))
-                            goto done;
-            }
+            /* one clause "q -> a value that leads on", or "q and the value lead nowhere" */
+            if (source && 3 * __builtin_popcountll(dead) > n + 1
+                    ? clause_outside(o, source, 0, dead, base, n)
+                    : clauses_each(o, source, dead, base, n, 0))
+                goto done;
         }
         for (int d = 1; d <= n; d++) { /* the value has a way in */
             const long long x = base + d;
