@@ -136,12 +136,22 @@ def test_bad_tables_are_refused_with_a_reason() -> None:
         layered.instantiate(b"", array("q", [0, 1]).tobytes(), [0], 2, 0, (), [])
 
 
-def test_a_sum_beyond_the_c_writer_is_written_in_python() -> None:
-    """Too many partial sums for the C writer's tables: the Python writer takes it."""
+def test_diagrams_beyond_the_c_writer_are_written_in_python() -> None:
+    """Too many partial sums or states for the C writer's tables: the Python writer
+    takes them (its layers hold only the states a line reaches)."""
     weights, targets = (1_000_000, 1, 1), frozenset({1_000_003})
     written = sum_clauses._sum_template.__wrapped__(weights, targets, 9)
     python = _template(3, 9, lambda k, t, d: t + weights[k] * d, targets.__contains__)
     assert written == python
+    # 200,000 states (a second one reached, the rest idle) over 100 cells
+    trans = ((0, 0, 1, 0, 0, 0, 0, 0, 0), (1,) * 9) + ((0,) * 9,) * 199_998
+    with pytest.raises(OverflowError, match="too many states"):
+        layered.automaton(
+            array("i", [t for row in trans for t in row]).tobytes(), bytes(200_000), 100, 9
+        )
+    accepting = frozenset({1})
+    written = sum_clauses._automaton_template.__wrapped__(trans, accepting, 100, 9)
+    assert written == _template(100, 9, _automaton_step(trans), accepting.__contains__)
 
 
 def test_without_the_c_writer_the_sat_engine_writes_in_python() -> None:

@@ -22,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most states a diagram may have here (the Python writer takes larger ones). */
+/* The most states a diagram may have here, and the most states times layers (or
+ * times values) its tables may hold; the Python writer takes larger ones. */
 #define MOST_STATES (1 << 22)
+#define MOST_TABLE (1 << 24)
 /* The most values a cell may hold here (value masks are one word). */
 #define MOST_VALUES 64
 
@@ -276,6 +278,11 @@ done:
 
 static PyObject *finish(const Diagram *g)
 {
+    const size_t S = (size_t)g->S;
+    if ((size_t)(g->m + 1) * S > MOST_TABLE || (size_t)g->n * S > MOST_TABLE) {
+        PyErr_SetString(PyExc_OverflowError, "too many states times cells for the C writer");
+        return NULL;
+    }
     Out o = {0};
     const long long aux = write_diagram(g, &o);
     PyObject *result = NULL;

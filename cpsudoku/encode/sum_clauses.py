@@ -296,7 +296,10 @@ def _automaton_template(
     if _sum_clauses is not None and n <= _LAYERED_VALUES:
         table = array("i", [t for row in transitions for t in row]).tobytes()
         accept = bytes(q in accepting for q in range(len(transitions)))
-        return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
+        try:
+            return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
+        except OverflowError:  # too large for its tables: the Python writer
+            pass
     return _template(length, n, _automaton_step(transitions), accepting.__contains__)
 
 
@@ -307,15 +310,17 @@ def _count_template(inside: int, counts: frozenset[int], length: int, n: int) ->
     For the C writer, the counter is an automaton: state c is "c of the cells so far
     hold a value of the set", the same states in the same order.
     """
+    step = _count_step(inside, counts)
     if _sum_clauses is not None and n <= _LAYERED_VALUES:
         most = max(counts)
-        moves = [inside >> (d - 1) & 1 for d in range(1, n + 1)]  # 1: a value of the set
-        table = array(
-            "i", [c + b if c + b <= most else -1 for c in range(most + 1) for b in moves]
-        ).tobytes()
+        moves = [step(0, c, d) for c in range(most + 1) for d in range(1, n + 1)]
+        table = array("i", [-1 if t is None else t for t in moves]).tobytes()
         accept = bytes(c in counts for c in range(most + 1))
-        return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
-    return _template(length, n, _count_step(inside, counts), counts.__contains__)
+        try:
+            return _sum_clauses.automaton(table, accept, length, n)  # type: ignore[no-any-return]
+        except OverflowError:  # too large for its tables: the Python writer
+            pass
+    return _template(length, n, step, counts.__contains__)
 
 
 def _template(
