@@ -25,7 +25,7 @@
 /* The most states a diagram may have here, and the most states times layers (or
  * times values) its tables may hold; the Python writer takes larger ones. */
 #define MOST_STATES (1 << 22)
-#define MOST_TABLE (1 << 24)
+#define MOST_TABLE (1 << 22)
 /* The most values a cell may hold here (value masks are one word). */
 #define MOST_VALUES 64
 
@@ -127,10 +127,11 @@ static long long write_diagram(const Diagram *g, Out *o)
     int *count = PyMem_Calloc((size_t)(m + 1), sizeof(int));
     uint64_t *ways = PyMem_Malloc(layer * sizeof(uint64_t));
     int *into = PyMem_Malloc((size_t)n * layer * sizeof(int));
+    int *ascending = PyMem_Malloc(layer * sizeof(int)); /* a layer's states, ascending */
     int intoc[MOST_VALUES];
     int u_of[MOST_VALUES + 1];
     long long top = (long long)m * n, result = -1;
-    if (!fw || !bk || !var || !order || !count || !ways || !into)
+    if (!fw || !bk || !var || !order || !count || !ways || !into || !ascending)
         goto done;
     if (end_clause(o)) /* starts[0] = 0 */
         goto done;
@@ -180,7 +181,6 @@ static long long write_diagram(const Diagram *g, Out *o)
         for (int j = 0; j < count[k]; j++)
             ways[order[k * layer + j]] = 0;
         int *prev = order + (k - 1) * layer;
-        int ascending[count[k - 1] ? count[k - 1] : 1];
         memcpy(ascending, prev, (size_t)count[k - 1] * sizeof(int));
         if (had) { /* the previous layer was sorted by text: walk it ascending instead */
             int at = 0;
@@ -273,6 +273,7 @@ done:
     PyMem_Free(count);
     PyMem_Free(ways);
     PyMem_Free(into);
+    PyMem_Free(ascending);
     return result;
 }
 
