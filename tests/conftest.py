@@ -52,16 +52,28 @@ sys.meta_path.insert(0, Block())
 """
 
 
+def run_python(
+    script: str,
+    *args: str,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
+    """Run the Python ``script`` with ``args`` in a new interpreter, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        env=env,
+    )
+
+
 def run_unbuilt(module: str, script: str) -> subprocess.CompletedProcess[str]:
     """Run ``script`` (Python, from the repository root) as if the compiled extension
     ``module`` (a dotted name) had not been built."""
-    return subprocess.run(
-        [sys.executable, "-c", _UNBUILT.format(module=module) + textwrap.dedent(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    return run_python(_UNBUILT.format(module=module) + textwrap.dedent(script), timeout=120)
 
 
 def asan_library() -> str | None:
@@ -97,14 +109,7 @@ def run_under_asan(
         "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
         "PYTHONPATH": str(root),
     }
-    done = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=root,
-        env=env,
-    )
+    done = run_python(script, *args, cwd=root, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "AddressSanitizer" not in done.stderr
     return done

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +22,7 @@ from conftest import (
     asan_library,
     random_grid,
     read_lines,
+    run_python,
     run_unbuilt,
     run_under_asan,
     x_puzzle,
@@ -429,13 +428,7 @@ FUZZ = textwrap.dedent(
 
 
 def test_random_bytes_through_every_entry_point() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", FUZZ, "1", "300"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = run_python(FUZZ, "1", "300")
     assert done.returncode == 0, done.stderr
     answered, refused, with_props, band = map(int, done.stdout.split()[1:])
     assert answered > 20

@@ -12,15 +12,13 @@ mean is checked through the engines, against brute force on every 4x4 grid
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from array import array
 from collections import Counter
 from itertools import pairwise
 
 import pytest
-from conftest import ROOT, asan_library, run_unbuilt, run_under_asan
+from conftest import ROOT, asan_library, run_python, run_unbuilt, run_under_asan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -214,13 +212,7 @@ FUZZ = textwrap.dedent(
 
 
 def test_random_diagrams_through_every_entry_point() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", FUZZ, "1", "200"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = run_python(FUZZ, "1", "200")
     assert done.returncode == 0, done.stderr
     _, checked, refused = done.stdout.split()
     assert int(checked) == 200
